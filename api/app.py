@@ -1,0 +1,528 @@
+"""FastAPI entrypoint: translates HTTP to ``cgledger.ledger.Ledger`` calls and
+domain errors to RFC 9457 problem+json. No rule lives here."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from api.schemas import (
+    CampaignCreate,
+    CGDateCreate,
+    ReconCreate,
+    ReplenishmentCreate,
+    RGPurchaseCreate,
+    RollCreate,
+)
+from cgledger.ledger import Done, Ledger, fingerprint
+from cgledger.settings import Settings
+from domain.campaign import Campaign, Ctx
+from domain.errors import DomainError, InvalidInput
+from domain.rulesets import REGISTRY
+from domain.visibility import REFEREE, redact
+from projections.eventlog import event_items, export_jsonl
+from projections.roster import roster_view
+from projections.rolls import roll_view
+
+PROBLEM = "application/problem+json"
+MAX_PAGE = 1000
+
+
+class Unauthorized(DomainError):
+    status = 401
+    slug = "unauthorized"
+    title = "Unauthorized"
+
+
+def problem(
+    status: int, slug: str, title: str, detail: str, **extra: Any
+) -> JSONResponse:
+    body = {"type": f"urn:cgledger:problem:{slug}", "title": title, "status": status}
+    body["detail"] = detail
+    body.update({k: v for k, v in extra.items() if v is not None})
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.ledger = Ledger(settings or Settings())
+        try:
+            yield
+        finally:
+            app.state.ledger.close()
+
+    app = FastAPI(
+        title="cgledger",
+        version="0.1.0",
+        summary="Event-sourced ledger for ASL campaign games, with verifiable dice.",
+        lifespan=lifespan,
+    )
+    _install_problem_handlers(app)
+    _install_routes(app)
+    return app
+
+
+def _install_problem_handlers(app: FastAPI) -> None:
+    @app.exception_handler(DomainError)
+    async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
+        return problem(exc.status, exc.slug, exc.title, exc.detail, rule=exc.rule, field=exc.field)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = []
+        for err in exc.errors():
+            loc = [str(part) for part in err["loc"] if part not in ("body", "query", "path")]
+            errors.append({"field": ".".join(loc) or "body", "message": err["msg"]})
+        first = errors[0] if errors else {"field": "body", "message": "invalid request"}
+        return problem(
+            422,
+            "invalid-input",
+            "Invalid input",
+            f"{first['field']}: {first['message']}",
+            field=first["field"],
+            errors=errors,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return problem(exc.status_code, "http", str(exc.detail), str(exc.detail))
+
+
+bearer = HTTPBearer(auto_error=False, description="A token returned by POST /v1/campaigns")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+CampaignId = Annotated[str, Path(description="Campaign id")]
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+IfMatch = Annotated[str | None, Header(alias="If-Match")]
+
+
+def _ledger(request: Request) -> Ledger:
+    ledger: Ledger = request.app.state.ledger
+    return ledger
+
+
+def _auth(request: Request, campaign_id: str, creds: HTTPAuthorizationCredentials | None) -> tuple[
+    Ledger, Campaign, str
+]:
+    ledger = _ledger(request)
+    campaign = ledger.load(campaign_id)
+    role = ledger.authenticate(campaign, creds.credentials if creds else None)
+    if role is None:
+        raise Unauthorized("a valid Bearer token for this campaign is required")
+    return ledger, campaign, role
+
+
+def _version(if_match: str | None) -> int | None:
+    if if_match is None:
+        return None
+    text = if_match.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise InvalidInput('If-Match must be a campaign version such as "12"', field="If-Match")
+    return int(text)
+
+
+def _side(role: str, side: str | None) -> str:
+    if side is not None:
+        return side
+    if role == REFEREE:
+        raise InvalidInput("the referee must name the side", field="side")
+    return role
+
+
+def _etag(response: Response, campaign: Campaign) -> None:
+    response.headers["ETag"] = f'"{campaign.version}"'
+
+
+def _appended(response: Response, done: Done) -> None:
+    _etag(response, done.campaign)
+    if done.replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+
+
+def campaign_view(campaign: Campaign) -> dict[str, Any]:
+    rs = campaign.ruleset
+    return {
+        "id": campaign.cid,
+        "ruleset": campaign.ruleset_id,
+        "campaign": campaign.campaign_name,
+        "title": campaign.title,
+        "sides": campaign.sides,
+        "cg_date": campaign.cg_date,
+        "cg_dates": campaign.calendar,
+        "extendable": campaign.extendable,
+        "reph_step": {
+            side: None if step is None else {"id": step, "title": rs.step(step).title}
+            for side, step in campaign.steps.items()
+        },
+        "rolls": len(campaign.rolls),
+        "version": campaign.version,
+        "head": campaign.head,
+    }
+
+
+def _roll(ledger: Ledger, campaign: Campaign, role: str, index: int) -> dict[str, Any]:
+    seq = campaign.roll_seq(index)
+    record = ledger.record(campaign, seq)
+    info = campaign.secrets.get(str(seq))
+    reveal = None
+    if info is not None and info["revealed_seq"] is not None:
+        reveal = ledger.record(campaign, info["revealed_seq"])
+    return roll_view(record, role, reveal=reveal, unsealed_seed=ledger.unsealed_seed(campaign))
+
+
+def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists every route
+    @app.get("/v1/rulesets", tags=["rulesets"])
+    def list_rulesets() -> list[dict[str, Any]]:
+        """Every ruleset, with its campaigns, sides and CG Date sequences."""
+        return [
+            {
+                "id": rs.id,
+                "title": rs.title,
+                "sides": list(rs.sides),
+                "campaigns": [
+                    {
+                        "name": c.name,
+                        "rule": c.rule,
+                        "cg_dates": list(c.calendar),
+                        "initial_date": c.initial_date,
+                        "extendable": c.extendable,
+                        "notes": c.notes,
+                    }
+                    for c in rs.campaigns.values()
+                ],
+                "cpp": rs.cpp is not None,
+                "notes": rs.notes,
+            }
+            for rs in REGISTRY.values()
+        ]
+
+    @app.post("/v1/campaigns", status_code=201, tags=["campaigns"])
+    def create_campaign(
+        body: CampaignCreate, request: Request, response: Response, idem: IdempotencyKey = None
+    ) -> dict[str, Any]:
+        """Create a campaign. The response holds the only copy of each token."""
+        created = _ledger(request).create_campaign(
+            ruleset=body.ruleset,
+            campaign=body.campaign,
+            title=body.title,
+            start_date=body.start_date,
+            initial_cpp=body.initial_cpp,
+            idempotency_key=idem,
+            request_fingerprint=fingerprint("create", body.model_dump(mode="json")),
+        )
+        response.headers["Location"] = f"/v1/campaigns/{created.campaign.cid}"
+        if created.replayed:
+            response.headers["Idempotent-Replayed"] = "true"
+        return {**campaign_view(created.campaign), "tokens": created.tokens}
+
+    @app.get("/v1/campaigns/{campaign_id}", tags=["campaigns"])
+    def get_campaign(
+        campaign_id: CampaignId, request: Request, response: Response, creds: Credentials
+    ) -> dict[str, Any]:
+        _, campaign, role = _auth(request, campaign_id, creds)
+        _etag(response, campaign)
+        return {**campaign_view(campaign), "you": role}
+
+    def run(
+        request: Request,
+        campaign_id: str,
+        creds: HTTPAuthorizationCredentials | None,
+        command: Callable[[Campaign, Ctx], int],
+        *,
+        operation: str,
+        body: Any,
+        idem: str | None,
+        if_match: str | None,
+    ) -> tuple[Ledger, str, Done]:
+        ledger, _, role = _auth(request, campaign_id, creds)
+        done = ledger.execute(
+            campaign_id,
+            role,
+            command,
+            operation=operation,
+            body=body,
+            idempotency_key=idem,
+            if_match=_version(if_match),
+        )
+        return ledger, role, done
+
+    @app.post("/v1/campaigns/{campaign_id}/rolls", status_code=201, tags=["dice"])
+    def make_roll(
+        campaign_id: CampaignId,
+        body: RollCreate,
+        request: Request,
+        response: Response,
+        creds: Credentials,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """Roll 1 or 2 dice under ``cgledger-dice/1``; ``secret`` hides them from the opponent."""
+        ledger, role, done = run(
+            request,
+            campaign_id,
+            creds,
+            lambda c, ctx: c.roll(
+                ctx,
+                count=body.dice,
+                purpose=body.purpose,
+                secret=body.secret,
+                client_nonce=body.client_nonce,
+            ),
+            operation="roll",
+            body=body.model_dump(mode="json"),
+            idem=idem,
+            if_match=if_match,
+        )
+        _appended(response, done)
+        record = ledger.record(done.campaign, done.seq)
+        return _roll(ledger, done.campaign, role, record["payload"]["roll"]["index"])
+
+    @app.get("/v1/campaigns/{campaign_id}/rolls/{index}", tags=["dice"])
+    def get_roll(
+        campaign_id: CampaignId,
+        index: Annotated[int, Path(ge=0)],
+        request: Request,
+        response: Response,
+        creds: Credentials,
+    ) -> dict[str, Any]:
+        ledger, campaign, role = _auth(request, campaign_id, creds)
+        _etag(response, campaign)
+        return _roll(ledger, campaign, role, index)
+
+    @app.post("/v1/campaigns/{campaign_id}/rolls/{index}/reveal", tags=["dice"])
+    def reveal_roll(
+        campaign_id: CampaignId,
+        index: Annotated[int, Path(ge=0)],
+        request: Request,
+        response: Response,
+        creds: Credentials,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """Publish the seed of a Secret roll (owning side or referee only)."""
+        ledger, role, done = run(
+            request,
+            campaign_id,
+            creds,
+            lambda c, ctx: c.reveal_roll(ctx, index),
+            operation="reveal-roll",
+            body={"index": index},
+            idem=idem,
+            if_match=if_match,
+        )
+        _appended(response, done)
+        return _roll(ledger, done.campaign, role, index)
+
+    @app.post("/v1/campaigns/{campaign_id}/events/{seq}/reveal", tags=["events"])
+    def reveal_event(
+        campaign_id: CampaignId,
+        seq: Annotated[int, Path(ge=1)],
+        request: Request,
+        response: Response,
+        creds: Credentials,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """Reveal the secret part of an event (e.g. a secret RG purchase)."""
+        ledger, role, done = run(
+            request,
+            campaign_id,
+            creds,
+            lambda c, ctx: c.reveal(ctx, seq),
+            operation="reveal-event",
+            body={"seq": seq},
+            idem=idem,
+            if_match=if_match,
+        )
+        _appended(response, done)
+        record = ledger.record(done.campaign, seq)
+        return redact(record, role, revealed=done.campaign.is_revealed(seq))
+
+    @app.get("/v1/campaigns/{campaign_id}/events", tags=["events"])
+    def list_events(
+        campaign_id: CampaignId,
+        request: Request,
+        response: Response,
+        creds: Credentials,
+        after: Annotated[int, Query(ge=0)] = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+    ) -> dict[str, Any]:
+        """The event log as the caller may see it; hidden events are stubs, never gaps."""
+        ledger, campaign, role = _auth(request, campaign_id, creds)
+        _etag(response, campaign)
+        items = event_items(
+            ledger.records(campaign, after=after, limit=limit), role, campaign.is_revealed
+        )
+        last = items[-1]["seq"] if items else after
+        return {
+            "items": items,
+            "version": campaign.version,
+            "next_after": last if last < campaign.version else None,
+        }
+
+    @app.get("/v1/campaigns/{campaign_id}/export", tags=["events"])
+    def export(campaign_id: CampaignId, request: Request, creds: Credentials) -> Response:
+        """JSONL of the whole log as the caller may see it; check it with ``cgledger verify``."""
+        ledger, campaign, role = _auth(request, campaign_id, creds)
+        body = export_jsonl(
+            {
+                "campaign": campaign.cid,
+                "ruleset": campaign.ruleset_id,
+                "campaign_name": campaign.campaign_name,
+                "exported_at": ledger.clock(),
+            },
+            ledger.records(campaign),
+            role,
+            campaign.is_revealed,
+        )
+        filename = f"cgledger-{campaign.cid}-{role}.jsonl"
+        return Response(
+            body,
+            media_type="application/jsonl",
+            headers={
+                "Content-Disposition": f'attachment; filename="{filename}"',
+                "ETag": f'"{campaign.version}"',
+            },
+        )
+
+    @app.post("/v1/campaigns/{campaign_id}/cg-dates", status_code=201, tags=["refit phase"])
+    def begin_cg_date(
+        campaign_id: CampaignId,
+        body: CGDateCreate,
+        request: Request,
+        response: Response,
+        creds: Credentials,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """RePh 8.6121: begin the next CG Date."""
+        _, _, done = run(
+            request,
+            campaign_id,
+            creds,
+            lambda c, ctx: c.begin_cg_date(ctx, body.cg_date),
+            operation="cg-date",
+            body=body.model_dump(mode="json"),
+            idem=idem,
+            if_match=if_match,
+        )
+        _appended(response, done)
+        return {**campaign_view(done.campaign), "seq": done.seq}
+
+    @app.post(
+        "/v1/campaigns/{campaign_id}/cpp-replenishments", status_code=201, tags=["refit phase"]
+    )
+    def replenish_cpp(
+        campaign_id: CampaignId,
+        body: ReplenishmentCreate,
+        request: Request,
+        response: Response,
+        creds: Credentials,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """8.616: the CPP Base # (8.6161) minus a Secret DR of the side."""
+        ledger, role, done = run(
+            request,
+            campaign_id,
+            creds,
+            lambda c, ctx: c.replenish_cpp(ctx, _side(ctx.actor, body.side), body.client_nonce),
+            operation="cpp-replenishment",
+            body=body.model_dump(mode="json"),
+            idem=idem,
+            if_match=if_match,
+        )
+        _appended(response, done)
+        return _rule_result(ledger, done, role)
+
+    @app.post("/v1/campaigns/{campaign_id}/rg-purchases", status_code=201, tags=["refit phase"])
+    def purchase_rg(
+        campaign_id: CampaignId,
+        body: RGPurchaseCreate,
+        request: Request,
+        response: Response,
+        creds: Credentials,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """8.619: spend CPP on a Reinforcement Group (secret unless ``secret`` is false)."""
+        ledger, role, done = run(
+            request,
+            campaign_id,
+            creds,
+            lambda c, ctx: c.purchase_rg(
+                ctx, _side(ctx.actor, body.side), body.rg, body.cpp, secret=body.secret
+            ),
+            operation="rg-purchase",
+            body=body.model_dump(mode="json"),
+            idem=idem,
+            if_match=if_match,
+        )
+        _appended(response, done)
+        return _rule_result(ledger, done, role)
+
+    @app.post("/v1/campaigns/{campaign_id}/recon", status_code=201, tags=["refit phase"])
+    def purchase_recon(
+        campaign_id: CampaignId,
+        body: ReconCreate,
+        request: Request,
+        response: Response,
+        creds: Credentials,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """8.622: spend 1 CPP (or 2 for +5 drm) and make the Recon dr."""
+        ledger, role, done = run(
+            request,
+            campaign_id,
+            creds,
+            lambda c, ctx: c.purchase_recon(
+                ctx,
+                _side(ctx.actor, body.side),
+                body.cpp,
+                lax=body.lax,
+                secret=body.secret,
+                client_nonce=body.client_nonce,
+            ),
+            operation="recon",
+            body=body.model_dump(mode="json"),
+            idem=idem,
+            if_match=if_match,
+        )
+        _appended(response, done)
+        return _rule_result(ledger, done, role)
+
+    @app.get("/v1/campaigns/{campaign_id}/roster", tags=["read models"])
+    def roster(
+        campaign_id: CampaignId,
+        request: Request,
+        response: Response,
+        creds: Credentials,
+        side: Annotated[str | None, Query(description="Defaults to the caller's side")] = None,
+    ) -> dict[str, Any]:
+        """KGP CG Roster, CPP columns (8.6162, 8.619, 8.622), as the caller may see it."""
+        _, campaign, role = _auth(request, campaign_id, creds)
+        _etag(response, campaign)
+        return roster_view(campaign, _side(role, side), role)
+
+
+def _rule_result(ledger: Ledger, done: Done, role: str) -> dict[str, Any]:
+    """The event a rule command appended, as the caller sees it, plus its roll if any."""
+    campaign = done.campaign
+    record = ledger.record(campaign, done.seq)
+    out: dict[str, Any] = {
+        "seq": done.seq,
+        "event": redact(record, role, revealed=campaign.is_revealed(done.seq)),
+        "roll": None,
+    }
+    if "roll" in record["payload"]:
+        out["roll"] = _roll(ledger, campaign, role, record["payload"]["roll"]["index"])
+    return out

@@ -1,0 +1,278 @@
+"""Application service: persistence, tokens, idempotency, concurrency.
+
+The HTTP layer (``api``) calls these methods; they load the campaign
+aggregate, run one domain command and save all of its events in one
+``save()``. A lost race is retried from a fresh load (the rules are checked
+again), unless the client sent ``If-Match``, in which case it gets a 409.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from cgledger.sealing import AesGcmSealer, load_or_create_key
+from cgledger.settings import Settings
+from domain.campaign import Campaign, Ctx, token_hash
+from domain.dice import canon
+from domain.errors import IdempotencyMismatch, NotFound, VersionConflict
+from domain.rulesets import REGISTRY
+from domain.visibility import REFEREE
+
+MAX_ATTEMPTS = 20
+_IDEM_NAMESPACE = uuid.UUID("6f1d2a52-4c1e-4f0b-9f7e-2b8d8e1c0a11")
+
+Command = Callable[[Campaign, Ctx], int]
+
+
+class CampaignStore(Application[uuid.UUID]):
+    """The ``eventsourcing`` application holding one stream per campaign."""
+
+    name = "cgledger"
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Campaign: 100}
+
+
+@dataclass(frozen=True)
+class Created:
+    campaign: Campaign
+    tokens: dict[str, str]
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class Done:
+    campaign: Campaign
+    seq: int
+    replayed: bool
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def fingerprint(operation: str, body: Any) -> str:
+    return hashlib.sha256(canon({"op": operation, "body": body})).hexdigest()
+
+
+def idempotency_hash(key: str) -> str:
+    return hashlib.sha256(b"cgledger/v1/idempotency\n" + key.encode()).hexdigest()
+
+
+class Ledger:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Callable[[], str] = utc_now,
+        entropy: Callable[[int], bytes] = secrets.token_bytes,
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.entropy = entropy
+        self.store = CampaignStore(env=settings.eventsourcing_env())
+        self.store.snapshotting_intervals = {Campaign: settings.snapshot_interval}
+        self.sealer = AesGcmSealer(load_or_create_key(settings.data_dir, settings.seed_key))
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ----------------------------------------------------------------- reads
+
+    def load(self, campaign_id: str, version: int | None = None) -> Campaign:
+        try:
+            cid = uuid.UUID(campaign_id)
+        except ValueError:
+            raise NotFound(f"unknown campaign {campaign_id!r}", field="id") from None
+        try:
+            campaign: Campaign = self.store.repository.get(cid, version=version)
+        except AggregateNotFoundError:
+            raise NotFound(f"unknown campaign {campaign_id!r}", field="id") from None
+        return campaign
+
+    def authenticate(self, campaign: Campaign, token: str | None) -> str | None:
+        if not token:
+            return None
+        return campaign.role_for_token(token)
+
+    def records(
+        self, campaign: Campaign, *, after: int = 0, limit: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Stored records of ``campaign`` with seq > ``after`` (server side: unredacted)."""
+        events = self.store.events.get(
+            campaign.id, gt=after, lte=campaign.version, limit=limit
+        )
+        return [e.record for e in events]  # type: ignore[attr-defined]
+
+    def record(self, campaign: Campaign, seq: int) -> dict[str, Any]:
+        found = self.records(campaign, after=seq - 1, limit=1)
+        if not found or found[0]["seq"] != seq:
+            raise NotFound(f"no event {seq} in this campaign", field="seq")
+        return found[0]
+
+    def unsealed_seed(self, campaign: Campaign) -> Callable[[int], str]:
+        return lambda index: campaign.seed(index, self.sealer).hex()
+
+    # ----------------------------------------------------------------- writes
+
+    def ctx(self, actor: str, idempotency: dict[str, str] | None = None) -> Ctx:
+        return Ctx(
+            actor=actor,
+            now=self.clock(),
+            entropy=self.entropy,
+            sealer=self.sealer,
+            idempotency=idempotency,
+        )
+
+    def create_campaign(
+        self,
+        *,
+        ruleset: str,
+        campaign: str,
+        title: str,
+        start_date: str | None,
+        initial_cpp: dict[str, int] | None,
+        idempotency_key: str | None,
+        request_fingerprint: str,
+    ) -> Created:
+        """Create a campaign; return a fresh token for each side and the referee.
+
+        Only token hashes are stored. To honour an Idempotency-Key, the campaign
+        id is derived from the key and the tokens are stored encrypted under a
+        key derived from it, so only a client holding the Idempotency-Key can
+        get the same tokens back from a retry.
+        """
+        rs = REGISTRY.get(ruleset)
+        sides = rs.sides if rs is not None else ()
+        if idempotency_key is None:
+            campaign_id = uuid.uuid4()
+        else:
+            campaign_id = uuid.uuid5(_IDEM_NAMESPACE, idempotency_hash(idempotency_key))
+            existing = self._existing(campaign_id)
+            if existing is not None:
+                return self._replay_creation(existing, idempotency_key, request_fingerprint)
+        tokens = {role: "cgl_" + secrets.token_urlsafe(32) for role in (*sides, REFEREE)}
+        internal: dict[str, Any] = {}
+        idem = None
+        if idempotency_key is not None:
+            idem = {"key": idempotency_hash(idempotency_key), "fingerprint": request_fingerprint}
+            internal["idempotency"] = {**idem, "role": "creator"}
+            internal["replay_tokens"] = _seal_tokens(idempotency_key, campaign_id, tokens)
+        agg = Campaign.create(
+            self.ctx("creator"),
+            campaign_id=campaign_id,
+            ruleset_id=ruleset,
+            campaign_name=campaign,
+            title=title,
+            start_date=start_date,
+            initial_cpp=initial_cpp,
+            token_hashes={role: token_hash(t) for role, t in tokens.items()},
+            internal=internal,
+        )
+        try:
+            self.store.save(agg)
+        except IntegrityError:
+            if idempotency_key is None:
+                raise
+            existing = self._existing(campaign_id)
+            assert existing is not None
+            return self._replay_creation(existing, idempotency_key, request_fingerprint)
+        return Created(agg, tokens, replayed=False)
+
+    def _existing(self, campaign_id: uuid.UUID) -> Campaign | None:
+        try:
+            found: Campaign = self.store.repository.get(campaign_id)
+        except AggregateNotFoundError:
+            return None
+        return found
+
+    def _replay_creation(self, campaign: Campaign, key: str, request_fp: str) -> Created:
+        stored = campaign.idempotency.get(idempotency_hash(key))
+        if stored is None or stored["fingerprint"] != request_fp:
+            raise IdempotencyMismatch(
+                "this Idempotency-Key was used for a different request", field="Idempotency-Key"
+            )
+        tokens = _unseal_tokens(key, campaign.id, campaign.replay_tokens)
+        return Created(campaign, tokens, replayed=True)
+
+    def execute(
+        self,
+        campaign_id: str,
+        role: str,
+        command: Command,
+        *,
+        operation: str,
+        body: Any,
+        idempotency_key: str | None = None,
+        if_match: int | None = None,
+    ) -> Done:
+        """Run one command against the latest version of the campaign and save it."""
+        request_fp = fingerprint(operation, body)
+        idem = None
+        if idempotency_key is not None:
+            idem = {"key": idempotency_hash(idempotency_key), "fingerprint": request_fp}
+        for _attempt in range(MAX_ATTEMPTS):
+            campaign = self.load(campaign_id)
+            if idem is not None:
+                stored = campaign.idempotency.get(idem["key"])
+                if stored is not None:
+                    if stored["role"] != role or stored["fingerprint"] != request_fp:
+                        raise IdempotencyMismatch(
+                            "this Idempotency-Key was used for a different request",
+                            field="Idempotency-Key",
+                        )
+                    return Done(campaign, int(stored["seq"]), replayed=True)
+            if if_match is not None and campaign.version != if_match:
+                raise VersionConflict(
+                    f"If-Match is {if_match} but the campaign is at version {campaign.version}",
+                    field="If-Match",
+                )
+            seq = command(campaign, self.ctx(role, idem))
+            try:
+                self.store.save(campaign)
+            except IntegrityError:
+                if if_match is not None:
+                    raise VersionConflict(
+                        f"another write to this campaign won the race after version {if_match}",
+                        field="If-Match",
+                    ) from None
+                continue
+            return Done(campaign, seq, replayed=False)
+        raise VersionConflict(
+            f"the campaign was too busy: {MAX_ATTEMPTS} attempts lost the race; retry"
+        )
+
+
+def _token_key(idempotency_key: str, campaign_id: uuid.UUID) -> bytes:
+    return hashlib.sha256(
+        b"cgledger/v1/replay-tokens\n" + str(campaign_id).encode() + b"\n" + idempotency_key.encode()
+    ).digest()
+
+
+def _seal_tokens(key: str, campaign_id: uuid.UUID, tokens: dict[str, str]) -> str:
+    nonce = secrets.token_bytes(12)
+    sealed = AESGCM(_token_key(key, campaign_id)).encrypt(nonce, canon(tokens), None)
+    return (nonce + sealed).hex()
+
+
+def _unseal_tokens(key: str, campaign_id: uuid.UUID, blob: str | None) -> dict[str, str]:
+    import json
+
+    if blob is None:
+        raise IdempotencyMismatch("this campaign was not created with an Idempotency-Key")
+    raw = bytes.fromhex(blob)
+    try:
+        plain = AESGCM(_token_key(key, campaign_id)).decrypt(raw[:12], raw[12:], None)
+    except InvalidTag:
+        raise IdempotencyMismatch("this Idempotency-Key does not match") from None
+    tokens: dict[str, str] = json.loads(plain)
+    return tokens

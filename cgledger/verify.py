@@ -1,0 +1,209 @@
+"""Offline verification of a cgledger export (``cgledger verify FILE``).
+
+Needs nothing but the file: it checks that
+
+* every line is exactly its canonical JSON (so any edited byte shows),
+* seqs run 1, 2, 3, ... and each ``prev_hash`` is the previous ``hash``,
+* each ``hash`` and each visible ``secret`` digest recomputes,
+* the header's event count, head and body digest match,
+* every roll uses the next index, under a commitment published earlier,
+* every roll whose seed is public (a public roll, or a revealed Secret roll)
+  matches its commitment and recomputes to the recorded dice,
+* every rule result the ruleset defines (8.616 CPP Replenishment, 8.622 Recon)
+  recomputes from its recorded Original roll.
+
+The first problem is reported with the ``seq`` of the first bad event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain import dice
+from domain.chain import GENESIS, LINE_FIELDS, event_hash, secret_digest
+from domain.rulesets import REGISTRY
+
+
+class VerificationError(Exception):
+    def __init__(self, message: str, seq: int | None = None) -> None:
+        super().__init__(message if seq is None else f"seq {seq}: {message}")
+        self.seq = seq
+
+
+@dataclass
+class Report:
+    events: int = 0
+    rolls: int = 0
+    rolls_recomputed: int = 0
+    rolls_hidden: int = 0
+    rule_results_checked: int = 0
+    head: str = GENESIS
+    notes: list[str] = field(default_factory=list)
+
+
+def _parse(line: bytes, where: str, seq: int | None) -> dict[str, Any]:
+    try:
+        obj = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise VerificationError(f"{where} is not valid JSON ({exc})", seq) from None
+    if not isinstance(obj, dict):
+        raise VerificationError(f"{where} is not a JSON object", seq)
+    if dice.canon(obj) != line:
+        raise VerificationError(f"{where} is not in canonical form (edited?)", seq)
+    return obj
+
+
+def verify_bytes(data: bytes) -> Report:
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    else:
+        raise VerificationError("the export does not end with a newline (truncated?)")
+    if not lines:
+        raise VerificationError("empty export")
+    header = _parse(lines[0], "the header line", None)
+    if header.get("format") != "cgledger-export/1":
+        raise VerificationError("the header does not name format cgledger-export/1")
+    campaign = header.get("campaign")
+    if not isinstance(campaign, str):
+        raise VerificationError("the header does not name the campaign")
+    ruleset = REGISTRY.get(str(header.get("ruleset")))
+
+    report = Report()
+    commitments: dict[int, tuple[str, int]] = {}
+    rolls: dict[int, dict[str, Any]] = {}
+    revealed_seeds: dict[int, str] = {}
+    for n, raw in enumerate(lines[1:], start=1):
+        obj = _parse(raw, f"line {n + 1}", n)
+        seq = obj.get("seq")
+        if seq != n:
+            raise VerificationError(f"expected seq {n}, found {seq!r} (missing or moved)", n)
+        if set(obj) != set(LINE_FIELDS):
+            raise VerificationError("unexpected or missing fields", seq)
+        if obj["prev_hash"] != report.head:
+            raise VerificationError("prev_hash does not match the previous event's hash", seq)
+        if event_hash(obj) != obj["hash"]:
+            raise VerificationError("hash does not match the event's content (edited?)", seq)
+        if obj["secret"] is not None and secret_digest(obj["secret"]) != obj["secret_digest"]:
+            raise VerificationError("the secret part does not match its digest (edited?)", seq)
+        report.head = obj["hash"]
+        report.events += 1
+        _collect(obj, seq, commitments, rolls, revealed_seeds, report)
+
+    if header.get("events") != report.events:
+        raise VerificationError(
+            f"the header counts {header.get('events')} events but the file has {report.events}"
+        )
+    if report.events and header.get("head") != report.head:
+        raise VerificationError("the header's head hash is not the last event's hash")
+    body = b"".join(line + b"\n" for line in lines[1:])
+    if header.get("body_sha256") != hashlib.sha256(body).hexdigest():
+        raise VerificationError("the header's body digest does not match the events")
+
+    for index in sorted(rolls):
+        _check_roll(campaign, index, rolls[index], commitments, revealed_seeds, ruleset, report)
+    return report
+
+
+def _collect(
+    obj: dict[str, Any],
+    seq: int,
+    commitments: dict[int, tuple[str, int]],
+    rolls: dict[int, dict[str, Any]],
+    revealed_seeds: dict[int, str],
+    report: Report,
+) -> None:
+    payload = obj["payload"]
+    if obj["type"] == "CommitmentsPublished":
+        first = payload["first_index"]
+        for k, c in enumerate(payload["commitments"]):
+            if first + k in commitments:
+                raise VerificationError(f"roll index {first + k} committed twice", seq)
+            commitments[first + k] = (c, seq)
+    roll = payload.get("roll")
+    if isinstance(roll, dict):
+        index = roll.get("index")
+        if index != len(rolls):
+            raise VerificationError(f"roll index {index} out of order (expected {len(rolls)})", seq)
+        rolls[index] = obj
+        report.rolls += 1
+    if obj["type"] == "SecretRevealed" and "seed" in payload:
+        revealed_seeds[payload["index"]] = payload["seed"]
+
+
+def _check_roll(
+    campaign: str,
+    index: int,
+    obj: dict[str, Any],
+    commitments: dict[int, tuple[str, int]],
+    revealed_seeds: dict[int, str],
+    ruleset: Any,
+    report: Report,
+) -> None:
+    seq = obj["seq"]
+    roll = obj["payload"]["roll"]
+    published = commitments.get(index)
+    if published is None or published[1] >= seq:
+        raise VerificationError(f"roll {index} has no commitment published before it", seq)
+    if roll["commitment"] != published[0]:
+        raise VerificationError(f"roll {index} does not use its published commitment", seq)
+    if roll["secret"]:
+        seed_hex = revealed_seeds.get(index)
+        recorded = obj["secret"]["dice"] if obj["secret"] is not None else None
+        if seed_hex is not None and recorded is None:
+            raise VerificationError(f"roll {index} was revealed but its dice are missing", seq)
+    else:
+        seed_hex = roll.get("seed")
+        recorded = roll.get("dice")
+    if seed_hex is None:
+        report.rolls_hidden += 1
+        return
+    seed = bytes.fromhex(seed_hex)
+    if dice.commitment(campaign, index, seed) != roll["commitment"]:
+        raise VerificationError(f"the seed of roll {index} does not match its commitment", seq)
+    expected = dice.roll(
+        seed,
+        campaign=campaign,
+        index=index,
+        client_nonce=roll["client_nonce"],
+        dice=roll["count"],
+        purpose=roll["purpose"],
+        side=roll["side"],
+    )
+    if expected != recorded:
+        raise VerificationError(
+            f"roll {index} recomputes to {expected}, but {recorded} is recorded", seq
+        )
+    report.rolls_recomputed += 1
+    if ruleset is not None and ruleset.cpp is not None:
+        _check_rule_result(obj, expected, ruleset, report)
+
+
+def _check_rule_result(obj: dict[str, Any], rolled: list[int], ruleset: Any, report: Report) -> None:
+    values = {**obj["payload"], **(obj["secret"] or {})}
+    rule = values.get("rule")
+    cpp = ruleset.cpp
+    seq = obj["seq"]
+    if rule == f"{ruleset.id}:{cpp.replenish_rule}":
+        expected = cpp.replenished(values["base"], sum(rolled))
+        if values.get("repl") != expected:
+            raise VerificationError(
+                f"{cpp.replenish_rule}: Base # {values['base']} and DR {sum(rolled)} give "
+                f"{expected} CPP, but {values.get('repl')} is recorded",
+                seq,
+            )
+        report.rule_results_checked += 1
+    elif cpp.recon_rule is not None and rule == f"{ruleset.id}:{cpp.recon_rule}":
+        drms = cpp.recon_drms(cpp=values["cpp"], lax=any(d["id"] == "lax" for d in values["drm"]))
+        final = rolled[0] + sum(d.value for d in drms)
+        recorded_ids = [d["id"] for d in values["drm"]]
+        if values.get("final") != final or recorded_ids != [d.id for d in drms]:
+            raise VerificationError(
+                f"{cpp.recon_rule}: Recon dr {rolled[0]} with {values['cpp']} CPP gives "
+                f"{final}, but {values.get('final')} is recorded",
+                seq,
+            )
+        report.rule_results_checked += 1

@@ -1,0 +1,728 @@
+"""The campaign aggregate: one append-only event stream per campaign.
+
+Pattern (as in the ``eventsourcing`` examples): each public command method
+checks the rules, rolls the dice and builds the complete event record; it then
+calls a private ``@event`` method whose body only applies that record to the
+state. Replay therefore never re-rolls and never re-checks. The clock, the
+entropy source and the seed sealer are handed in through :class:`Ctx`, so
+nothing in this module reads a clock or an RNG of its own.
+
+Every record is hash-chained (``domain.chain``) and may carry a secret part
+that only its owner and the referee see until it is revealed
+(``domain.visibility``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from domain import cpp as cppbook
+from domain import dice
+from domain.chain import GENESIS, event_hash, secret_digest
+from domain.errors import (
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    NotImplementedForRuleset,
+    RuleViolation,
+)
+from domain.rulesets import REGISTRY, CppRules, Ruleset
+from domain.visibility import REFEREE
+
+MAX_PURPOSE = 200
+#: 8.6191: "an alphanumeric identification for each RG; e.g. ... 'V#', ... 'I#'".
+RG_ID = re.compile(r"^[A-Z]{1,3}[0-9]{1,2}[a-z]?$")
+SEED_BYTES = 32
+
+
+class Sealer(Protocol):
+    """Encrypts seeds at rest; the key never enters the domain."""
+
+    def seal(self, plaintext: bytes, aad: bytes) -> str: ...
+
+    def unseal(self, blob: str, aad: bytes) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """Everything a command needs from outside the domain."""
+
+    actor: str
+    now: str
+    entropy: Callable[[int], bytes]
+    sealer: Sealer
+    #: ``{"key": sha256 of the Idempotency-Key, "fingerprint": sha256 of the request}``
+    idempotency: dict[str, str] | None = None
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(b"cgledger/v1/token\n" + token.encode()).hexdigest()
+
+
+class Campaign(Aggregate):
+    TOPIC = "cgledger:Campaign"
+
+    class Event(Aggregate.Event):
+        TOPIC = "cgledger:Campaign.Event"
+
+    class Created(Event, Aggregate.Created):
+        TOPIC = "cgledger:Campaign.Created"
+
+    # ------------------------------------------------------------------ events
+    # Each @event body only applies a record that a command built.
+
+    @event("CampaignCreated", topic="cgledger:CampaignCreated")
+    def __init__(self, id: UUID, record: dict[str, Any]) -> None:  # noqa: A002 (library's name)
+        del id  # taken by the library as the originator id
+        self.ruleset_id = ""
+        self.campaign_name = ""
+        self.title = ""
+        self.sides: list[str] = []
+        self.calendar: list[str] = []
+        self.date_index = 0
+        self.extendable = False
+        self.head = GENESIS
+        self.token_hashes: dict[str, str] = {}
+        self.commitments: list[str] = []
+        self.sealed: list[dict[str, Any]] = []
+        self.rolls: list[int] = []
+        self.secrets: dict[str, dict[str, Any]] = {}
+        self.idempotency: dict[str, dict[str, Any]] = {}
+        self.cpp: dict[str, list[cppbook.Line]] = {}
+        self.steps: dict[str, str | None] = {}
+        self.replay_tokens: str | None = None
+        self._apply(record)
+
+    @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
+    def _commitments_published(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DiceRolled", topic="cgledger:DiceRolled")
+    def _dice_rolled(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("SecretRevealed", topic="cgledger:SecretRevealed")
+    def _secret_revealed(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("CGDateBegan", topic="cgledger:CGDateBegan")
+    def _cg_date_began(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("CPPReplenished", topic="cgledger:CPPReplenished")
+    def _cpp_replenished(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("RGPurchased", topic="cgledger:RGPurchased")
+    def _rg_purchased(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("ReconPurchased", topic="cgledger:ReconPurchased")
+    def _recon_purchased(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, record: dict[str, Any]) -> None:
+        kind = record["type"]
+        p = record["payload"]
+        seq = record["seq"]
+        values = {**p, **(record["secret"] or {})}
+        self.head = record["hash"]
+        if record["secret"] is not None:
+            self.secrets[str(seq)] = {
+                "owner": p["owner"],
+                "revealed_seq": None,
+                "roll_index": p["roll"]["index"] if "roll" in p else None,
+            }
+        if "roll" in p:
+            self.rolls.append(seq)
+        idem = record.get("internal", {}).get("idempotency")
+        if idem is not None:
+            self.idempotency[idem["key"]] = {**idem, "seq": seq}
+
+        if kind == "CampaignCreated":
+            self.ruleset_id = p["ruleset"]
+            self.campaign_name = p["campaign_name"]
+            self.title = p["title"]
+            self.sides = list(p["sides"])
+            self.calendar = list(p["calendar"])
+            self.date_index = self.calendar.index(p["start_date"])
+            self.extendable = p["extendable"]
+            self.token_hashes = dict(record["internal"]["token_hashes"])
+            self.replay_tokens = record["internal"].get("replay_tokens")
+            self.steps = dict.fromkeys(self.sides)
+            if p["cpp"]:
+                for side in self.sides:
+                    self.cpp[side] = [
+                        cppbook.new_line(
+                            p["start_date"], start=p["initial_cpp"][side], initial=True
+                        )
+                    ]
+        elif kind == "CommitmentsPublished":
+            self.commitments.extend(p["commitments"])
+            self.sealed.append(
+                {
+                    "first": p["first_index"],
+                    "count": len(p["commitments"]),
+                    "blob": record["internal"]["sealed"],
+                }
+            )
+        elif kind == "SecretRevealed":
+            self.secrets[str(p["of_seq"])]["revealed_seq"] = seq
+        elif kind == "CGDateBegan":
+            if p["cg_date"] not in self.calendar:
+                self.calendar.append(p["cg_date"])
+            self.date_index = self.calendar.index(p["cg_date"])
+            for side, lines in self.cpp.items():
+                start = cppbook.next_start(lines[-1])
+                lines.append(cppbook.new_line(p["cg_date"], start=start, initial=False))
+            self.steps = dict.fromkeys(self.sides, p["step"])
+        elif kind == "CPPReplenished":
+            line = self.cpp[p["side"]][-1]
+            line["base"] = p["base"]
+            line["repl"] = values["repl"]
+            line["repl_seq"] = seq
+            self.steps[p["side"]] = p["step"]
+        elif kind == "RGPurchased":
+            self.cpp[p["side"]][-1]["purchases"].append(
+                cppbook.Purchase(seq=seq, rg=values["rg"], cpp=values["cpp"])
+            )
+            self.steps[p["side"]] = p["step"]
+        elif kind == "ReconPurchased":
+            line = self.cpp[p["side"]][-1]
+            line["recon_cpp"] = values["cpp"]
+            line["recon"] = values["final"]
+            line["recon_seq"] = seq
+            self.steps[p["side"]] = p["step"]
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def cid(self) -> str:
+        return str(self.id)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return REGISTRY[self.ruleset_id]
+
+    @property
+    def cg_date(self) -> str:
+        return self.calendar[self.date_index]
+
+    def role_for_token(self, token: str) -> str | None:
+        digest = token_hash(token)
+        found = None
+        for role, stored in self.token_hashes.items():
+            if hmac.compare_digest(digest, stored):
+                found = role
+        return found
+
+    def is_revealed(self, seq: int) -> bool:
+        info = self.secrets.get(str(seq))
+        return info is not None and info["revealed_seq"] is not None
+
+    def secret_owner(self, seq: int) -> str | None:
+        info = self.secrets.get(str(seq))
+        return None if info is None else str(info["owner"])
+
+    def seed(self, index: int, sealer: Sealer) -> bytes:
+        """The seed behind commitment ``index``, unsealed (server side only)."""
+        for batch in self.sealed:
+            if batch["first"] <= index < batch["first"] + batch["count"]:
+                raw = sealer.unseal(batch["blob"], self._aad(batch["first"]))
+                offset = (index - batch["first"]) * SEED_BYTES
+                seed = raw[offset : offset + SEED_BYTES]
+                if dice.commitment(self.cid, index, seed) != self.commitments[index]:
+                    raise RuntimeError(f"sealed seed {index} does not match its commitment")
+                return seed
+        raise NotFound(f"no commitment has been published for roll index {index}")
+
+    # ------------------------------------------------------------------ commands
+
+    @classmethod
+    def create(
+        cls,
+        ctx: Ctx,
+        *,
+        campaign_id: UUID,
+        ruleset_id: str,
+        campaign_name: str,
+        title: str,
+        start_date: str | None,
+        initial_cpp: dict[str, int] | None,
+        token_hashes: dict[str, str],
+        internal: dict[str, Any] | None = None,
+    ) -> Campaign:
+        """Create a campaign and publish its first batch of dice commitments."""
+        ruleset = REGISTRY.get(ruleset_id)
+        if ruleset is None:
+            raise InvalidInput(
+                f"unknown ruleset {ruleset_id!r}; known: {', '.join(REGISTRY)}", field="ruleset"
+            )
+        cgdef = ruleset.campaigns.get(campaign_name)
+        if cgdef is None:
+            raise InvalidInput(
+                f"unknown campaign {campaign_name!r} for {ruleset_id}; known: "
+                f"{', '.join(ruleset.campaigns)}",
+                field="campaign",
+            )
+        if start_date is None:
+            if cgdef.initial_date is None:
+                raise InvalidInput(
+                    f"{cgdef.rule} is not in the seed text: pass start_date, one of "
+                    f"{', '.join(cgdef.calendar)}",
+                    field="start_date",
+                )
+            start = cgdef.initial_date
+        else:
+            start = _known_date(ruleset, list(cgdef.calendar), start_date, "start_date")
+            if cgdef.initial_date is not None and start != cgdef.initial_date:
+                raise InvalidInput(
+                    f"{cgdef.rule}: {campaign_name} starts on {cgdef.initial_date}",
+                    field="start_date",
+                )
+        calendar = list(cgdef.calendar[cgdef.calendar.index(start) :])
+        cpp_amounts = dict.fromkeys(ruleset.sides, 0)
+        for side, amount in (initial_cpp or {}).items():
+            if side not in ruleset.sides:
+                raise InvalidInput(
+                    f"unknown side {side!r}; sides are {', '.join(ruleset.sides)}",
+                    field="initial_cpp",
+                )
+            if amount < 0:
+                raise InvalidInput("initial CPP cannot be negative", field="initial_cpp")
+            cpp_amounts[side] = amount
+        payload = {
+            "campaign": str(campaign_id),
+            "ruleset": ruleset.id,
+            "campaign_name": cgdef.name,
+            "title": title,
+            "sides": list(ruleset.sides),
+            "calendar": calendar,
+            "start_date": start,
+            "extendable": cgdef.extendable,
+            "cpp": ruleset.cpp is not None,
+            "initial_cpp": cpp_amounts,
+            "protocol": dice.PROTOCOL,
+        }
+        record = _record(ctx, 1, "CampaignCreated", payload, None, GENESIS)
+        record["internal"] = {"token_hashes": token_hashes, **(internal or {})}
+        campaign = cls(id=campaign_id, record=record)
+        campaign._publish_batch(ctx)
+        return campaign
+
+    def roll(
+        self,
+        ctx: Ctx,
+        *,
+        count: int,
+        purpose: str,
+        secret: bool,
+        client_nonce: str | None,
+    ) -> int:
+        """A free roll (DESIGN §2). Returns the seq of the ``DiceRolled`` event."""
+        self._require_role(ctx)
+        if count not in (1, 2):
+            raise InvalidInput("dice must be 1 (dr) or 2 (DR)", field="dice")
+        if not purpose.strip() or len(purpose) > MAX_PURPOSE:
+            raise InvalidInput(f"purpose must be 1 to {MAX_PURPOSE} characters", field="purpose")
+        if purpose.startswith(f"{self.ruleset_id}:"):
+            raise InvalidInput(
+                f"purposes starting with '{self.ruleset_id}:' are reserved for the rule "
+                "endpoints, which apply the rule to the roll",
+                field="purpose",
+            )
+        pub, sec = self._draw(ctx, count, purpose, secret=secret, client_nonce=client_nonce)
+        payload: dict[str, Any] = {"roll": pub}
+        if secret:
+            payload["owner"] = ctx.actor
+        return self._command_done(ctx, self._emit(ctx, "DiceRolled", payload, sec, main=True))
+
+    def reveal(self, ctx: Ctx, seq: int) -> int:
+        """Reveal the secret part of event ``seq`` (and the seed, for a roll)."""
+        self._require_role(ctx)
+        if not 1 <= seq <= self.version:
+            raise NotFound(f"no event {seq} in this campaign")
+        info = self.secrets.get(str(seq))
+        if info is None:
+            raise RuleViolation(f"event {seq} has no secret part; it is public already")
+        if ctx.actor not in (info["owner"], REFEREE):
+            raise Forbidden("only the owning side or the referee may reveal a secret")
+        if info["revealed_seq"] is not None:
+            raise RuleViolation(f"event {seq} was revealed by event {info['revealed_seq']}")
+        payload: dict[str, Any] = {"of_seq": seq, "of_owner": info["owner"]}
+        index = info["roll_index"]
+        if index is not None:
+            payload["index"] = index
+            payload["commitment"] = self.commitments[index]
+            payload["seed"] = self.seed(index, ctx.sealer).hex()
+        return self._emit(ctx, "SecretRevealed", payload, None, main=True)["seq"]
+
+    def reveal_roll(self, ctx: Ctx, index: int) -> int:
+        seq = self.roll_seq(index)
+        if str(seq) not in self.secrets:
+            raise RuleViolation(f"roll {index} is public; its seed is already published")
+        return self.reveal(ctx, seq)
+
+    def roll_seq(self, index: int) -> int:
+        if not 0 <= index < len(self.rolls):
+            raise NotFound(f"roll {index} has not been made")
+        return self.rolls[index]
+
+    def begin_cg_date(self, ctx: Ctx, cg_date: str | None) -> int:
+        """RePh step 8.6121 (9.6121): begin the next CG Date."""
+        self._require_role(ctx)
+        rs = self.ruleset
+        step = _new_date_step(rs)
+        current = self.cg_date
+        if self.date_index + 1 < len(self.calendar):
+            nxt = self.calendar[self.date_index + 1]
+            if cg_date is not None and _known_date(rs, self.calendar, cg_date, "cg_date") != nxt:
+                raise InvalidInput(f"{step}: the CG Date after {current} is {nxt}", field="cg_date")
+        elif self.extendable:
+            if cg_date is None:
+                raise InvalidInput(
+                    f"{step}: {current} is the last CG Date the seed gives; name the next one",
+                    field="cg_date",
+                )
+            nxt = _parse_date(rs, cg_date, "cg_date")
+            if nxt in self.calendar:
+                raise InvalidInput(f"{nxt} has already been played", field="cg_date")
+        else:
+            raise RuleViolation(
+                f"{step}: {current} is the last CG Date of {self.campaign_name}", rule=step
+            )
+        if rs.cpp is not None:
+            for side in self.sides:
+                if self._replenishment_pending(side):
+                    rule = rs.cpp.replenish_rule
+                    raise RuleViolation(
+                        f"{rule}: {side} has not made the CPP Replenishment DR for {current}",
+                        rule=rule,
+                    )
+        payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}"}
+        return self._emit(ctx, "CGDateBegan", payload, None, main=True)["seq"]
+
+    def replenish_cpp(self, ctx: Ctx, side: str, client_nonce: str | None) -> int:
+        """8.616: CPP Base # (8.6161) minus a Secret DR."""
+        rules = self._cpp_rules()
+        self._require_side(ctx, side)
+        rule = rules.replenish_rule
+        line = self.cpp[side][-1]
+        if line["initial"]:
+            raise RuleViolation(
+                "8.6162: CPP Replenishment is NA prior to the CG's Initial Scenario "
+                f"({line['cg_date']})",
+                rule="8.6162",
+            )
+        if line["repl_seq"] is not None:
+            raise RuleViolation(
+                f"{rule}: {side} already replenished CPP on {line['cg_date']}", rule=rule
+            )
+        self._check_step_order(side, rule)
+        base = rules.base(self.campaign_name, line["cg_date"], side)
+        payload: dict[str, Any] = {
+            "side": side,
+            "cg_date": line["cg_date"],
+            "rule": f"{self.ruleset_id}:{rule}",
+            "step": rule,
+            "base": base,
+        }
+        if base is None:
+            # A "-" on the CPP Base # chart: nothing arrives, no DR is made.
+            payload["repl"] = 0
+            return self._command_done(
+                ctx, self._emit(ctx, "CPPReplenished", payload, None, main=True)
+            )
+        purpose = f"{self.ruleset_id}:{rule} CPP Replenishment"
+        pub, sec = self._draw(ctx, 2, purpose, secret=True, client_nonce=client_nonce)
+        assert sec is not None
+        dr = sum(sec["dice"])
+        payload["owner"] = side
+        payload["roll"] = pub
+        secret = {**sec, "dr": dr, "repl": rules.replenished(base, dr)}
+        return self._command_done(
+            ctx, self._emit(ctx, "CPPReplenished", payload, secret, main=True)
+        )
+
+    def purchase_rg(self, ctx: Ctx, side: str, rg: str, cost: int, *, secret: bool) -> int:
+        """8.619: buy an RG for ``cost`` CPP (limits per 8.6195-8.6196 come later)."""
+        rules = self._cpp_rules()
+        self._require_side(ctx, side)
+        rule = rules.purchase_rule
+        if not RG_ID.match(rg):
+            raise InvalidInput(
+                "8.6191: an RG ID is alphanumeric, e.g. 'I2', 'V3', 'HW1'", field="rg"
+            )
+        if cost < 1:
+            raise InvalidInput("an RG costs at least 1 CPP", field="cpp")
+        line = self.cpp[side][-1]
+        self._require_replenished(rules, side)
+        self._check_step_order(side, rule)
+        available = cppbook.left(line)
+        if cost > available:
+            raise RuleViolation(
+                f"{rule}: {rg} costs {cost} CPP but {side} has {available} CPP left "
+                f"on {line['cg_date']}",
+                rule=rule,
+            )
+        payload: dict[str, Any] = {
+            "side": side,
+            "cg_date": line["cg_date"],
+            "rule": f"{self.ruleset_id}:{rule}",
+            "step": rule,
+        }
+        values = {"rg": rg, "cpp": cost}
+        if secret:
+            payload["owner"] = side
+            record = self._emit(ctx, "RGPurchased", payload, values, main=True)
+        else:
+            record = self._emit(ctx, "RGPurchased", {**payload, **values}, None, main=True)
+        return self._command_done(ctx, record)
+
+    def purchase_recon(
+        self,
+        ctx: Ctx,
+        side: str,
+        cost: int,
+        *,
+        lax: bool,
+        secret: bool,
+        client_nonce: str | None,
+    ) -> int:
+        """8.622: spend 1 CPP (or 2, for +5 drm) and make the Recon dr."""
+        rules = self._cpp_rules()
+        self._require_side(ctx, side)
+        rule = rules.recon_rule
+        if rule is None:
+            raise NotImplementedForRuleset(f"{self.ruleset_id} has no Recon purchase")
+        if cost not in (1, 2):
+            raise InvalidInput(f"{rule}: Recon costs 1 CPP, or 2 for a +5 drm", field="cpp")
+        line = self.cpp[side][-1]
+        if line["initial"]:
+            raise RuleViolation(
+                f"{rule}: Recon cannot be purchased when preparing to play an Initial Scenario",
+                rule=rule,
+            )
+        self._require_replenished(rules, side)
+        if line["recon_seq"] is not None:
+            raise RuleViolation(
+                f"{rule}: {side} has already made its Recon dr on {line['cg_date']}", rule=rule
+            )
+        self._check_step_order(side, rule)
+        available = cppbook.left(line)
+        if cost > available:
+            raise RuleViolation(
+                f"{rule}: Recon costs {cost} CPP but {side} has {available} CPP left "
+                f"on {line['cg_date']}",
+                rule=rule,
+            )
+        purpose = f"{self.ruleset_id}:{rule} Recon"
+        pub, sec = self._draw(ctx, 1, purpose, secret=secret, client_nonce=client_nonce)
+        rolled = sec["dice"] if sec is not None else pub["dice"]
+        drms = rules.recon_drms(cpp=cost, lax=lax)
+        values = {
+            "cpp": cost,
+            "drm": [{"id": d.id, "text": d.text, "value": d.value} for d in drms],
+            "original": rolled[0],
+            "final": rolled[0] + sum(d.value for d in drms),
+        }
+        payload: dict[str, Any] = {
+            "side": side,
+            "cg_date": line["cg_date"],
+            "rule": f"{self.ruleset_id}:{rule}",
+            "step": rule,
+            "roll": pub,
+        }
+        if secret:
+            payload["owner"] = side
+            record = self._emit(ctx, "ReconPurchased", payload, {**(sec or {}), **values}, True)
+        else:
+            record = self._emit(ctx, "ReconPurchased", {**payload, **values}, None, main=True)
+        return self._command_done(ctx, record)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _require_role(self, ctx: Ctx) -> None:
+        if ctx.actor != REFEREE and ctx.actor not in self.sides:
+            raise Forbidden(f"role {ctx.actor!r} may not act in this campaign")
+
+    def _require_side(self, ctx: Ctx, side: str) -> None:
+        if side not in self.sides:
+            raise InvalidInput(
+                f"unknown side {side!r}; sides are {', '.join(self.sides)}", field="side"
+            )
+        self._require_role(ctx)
+        if ctx.actor not in (side, REFEREE):
+            raise Forbidden(f"a {ctx.actor} token cannot act for the {side} side")
+
+    def _cpp_rules(self) -> CppRules:
+        rules = self.ruleset.cpp
+        if rules is None:
+            raise NotImplementedForRuleset(
+                f"CPP bookkeeping is not implemented for {self.ruleset_id} yet"
+            )
+        return rules
+
+    def _replenishment_pending(self, side: str) -> bool:
+        # Even a "-" Base # is recorded (as 0 CPP, without a DR), so every
+        # non-initial CG Date line has its Repl entry before RG purchases.
+        line = self.cpp[side][-1]
+        return not line["initial"] and line["repl_seq"] is None
+
+    def _require_replenished(self, rules: CppRules, side: str) -> None:
+        if self._replenishment_pending(side):
+            rule = rules.replenish_rule
+            raise RuleViolation(
+                f"8.6: steps are carried out in the numbered order; make the {rule} CPP "
+                f"Replenishment DR for {side} on {self.cg_date} first",
+                rule="8.6",
+            )
+
+    def _check_step_order(self, side: str, step: str) -> None:
+        rs = self.ruleset
+        done = self.steps.get(side)
+        if done is not None and rs.step_order(done) > rs.step_order(step):
+            raise RuleViolation(
+                f"8.6: steps are carried out in the numbered order; {side} has done "
+                f"{done} ({rs.step(done).title}) on {self.cg_date}, so {step} "
+                f"({rs.step(step).title}) is past",
+                rule="8.6",
+            )
+
+    def _draw(
+        self, ctx: Ctx, count: int, purpose: str, *, secret: bool, client_nonce: str | None
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """Use the next committed seed. Returns the public and secret parts of the roll."""
+        index = len(self.rolls)
+        seed = self.seed(index, ctx.sealer)
+        nonce_source = "client"
+        if client_nonce is None:
+            client_nonce = ctx.entropy(16).hex()
+            nonce_source = "server"
+        result = dice.roll(
+            seed,
+            campaign=self.cid,
+            index=index,
+            client_nonce=client_nonce,
+            dice=count,
+            purpose=purpose,
+            side=ctx.actor,
+        )
+        pub: dict[str, Any] = {
+            "index": index,
+            "commitment": self.commitments[index],
+            "side": ctx.actor,
+            "purpose": purpose,
+            "count": count,
+            "client_nonce": client_nonce,
+            "nonce_source": nonce_source,
+            "secret": secret,
+        }
+        if secret:
+            return pub, {"dice": result}
+        return {**pub, "dice": result, "seed": seed.hex()}, None
+
+    def _command_done(self, ctx: Ctx, record: dict[str, Any]) -> int:
+        """After a roll-using command: keep the commitments ahead of the rolls."""
+        if len(self.commitments) - len(self.rolls) < dice.LOW_WATER:
+            self._publish_batch(ctx)
+        return int(record["seq"])
+
+    def _publish_batch(self, ctx: Ctx) -> None:
+        first = len(self.commitments)
+        seeds = [ctx.entropy(SEED_BYTES) for _ in range(dice.BATCH_SIZE)]
+        payload = {
+            "first_index": first,
+            "commitments": [dice.commitment(self.cid, first + k, s) for k, s in enumerate(seeds)],
+        }
+        internal = {"sealed": ctx.sealer.seal(b"".join(seeds), self._aad(first))}
+        self._emit(ctx, "CommitmentsPublished", payload, None, internal=internal)
+
+    def _aad(self, first: int) -> bytes:
+        return f"cgledger/v1/seeds\n{self.cid}\n{first}".encode()
+
+    def _emit(
+        self,
+        ctx: Ctx,
+        kind: str,
+        payload: dict[str, Any],
+        secret: dict[str, Any] | None,
+        main: bool = False,
+        internal: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        if secret is not None:
+            secret = {**secret, "salt": ctx.entropy(16).hex()}
+        record = _record(ctx, self.version + 1, kind, payload, secret, self.head)
+        extra = dict(internal or {})
+        if main and ctx.idempotency is not None:
+            extra["idempotency"] = {**ctx.idempotency, "role": ctx.actor}
+        if extra:
+            record["internal"] = extra
+        _TRIGGERS[kind](self, record)
+        return record
+
+
+def _record(
+    ctx: Ctx,
+    seq: int,
+    kind: str,
+    payload: dict[str, Any],
+    secret: dict[str, Any] | None,
+    prev_hash: str,
+) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "seq": seq,
+        "type": kind,
+        "recorded_at": ctx.now,
+        "actor": ctx.actor,
+        "payload": payload,
+        "secret_digest": secret_digest(secret),
+        "secret": secret,
+        "prev_hash": prev_hash,
+    }
+    record["hash"] = event_hash(record)
+    return record
+
+
+def _new_date_step(rs: Ruleset) -> str:
+    for step in rs.reph_steps:
+        if step.title.startswith("New CG Date") or step.title == "Next CG Scenario":
+            return step.id
+    raise RuntimeError(f"{rs.id} has no New CG Date step")
+
+
+def _parse_date(rs: Ruleset, text: str, field: str) -> str:
+    date = rs.normalize_date(text)
+    if date is None:
+        raise InvalidInput(f"{text!r} is not a {rs.id} CG Date", field=field)
+    return date
+
+
+def _known_date(rs: Ruleset, calendar: list[str], text: str, field: str) -> str:
+    date = _parse_date(rs, text, field)
+    if date not in calendar:
+        raise InvalidInput(
+            f"unknown CG Date {text!r}; this CG's dates are {', '.join(calendar)}", field=field
+        )
+    return date
+
+
+_TRIGGERS: dict[str, Callable[[Campaign, dict[str, Any]], None]] = {
+    "CommitmentsPublished": Campaign._commitments_published,
+    "DiceRolled": Campaign._dice_rolled,
+    "SecretRevealed": Campaign._secret_revealed,
+    "CGDateBegan": Campaign._cg_date_began,
+    "CPPReplenished": Campaign._cpp_replenished,
+    "RGPurchased": Campaign._rg_purchased,
+    "ReconPurchased": Campaign._recon_purchased,
+}

@@ -1,0 +1,71 @@
+"""CPP bookkeeping of the CG Roster: 8.6162 (Start, Repl, Total), 8.619 (RG
+Purchased, Spent, Left) and 8.622 (Recon).
+
+One line per side per CG Date, as plain JSON-friendly dicts so that the
+aggregate can snapshot them. Every number is derived from the recorded events;
+nothing here rolls or reads a clock.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+
+class Purchase(TypedDict):
+    seq: int
+    rg: str
+    cpp: int
+
+
+class Line(TypedDict):
+    cg_date: str
+    initial: bool
+    start: int
+    base: int | None
+    repl: int | None
+    repl_seq: int | None
+    purchases: list[Purchase]
+    recon_cpp: int
+    recon: int | None
+    recon_seq: int | None
+
+
+def new_line(cg_date: str, *, start: int, initial: bool) -> Line:
+    return Line(
+        cg_date=cg_date,
+        initial=initial,
+        start=start,
+        base=None,
+        repl=None,
+        repl_seq=None,
+        purchases=[],
+        recon_cpp=0,
+        recon=None,
+        recon_seq=None,
+    )
+
+
+def total(line: Line) -> int:
+    """8.6162: Start + Repl = "the total CPP available for RG/Recon purchases"."""
+    return line["start"] + (line["repl"] or 0)
+
+
+def spent(line: Line) -> int:
+    """8.619: "write the total CPP expended in the 'Spent' column"."""
+    return sum(p["cpp"] for p in line["purchases"])
+
+
+def left(line: Line) -> int:
+    """8.619: "write the number of CPP remaining, even if zero, in the 'Left' column"."""
+    return total(line) - spent(line)
+
+
+def next_start(line: Line) -> int:
+    """8.622: Recon CPP are deducted from the Left total, and the new total is
+    recorded in the next CG Date's Start column (8.6162 copies Left into Start)."""
+    return left(line) - line["recon_cpp"]
+
+
+def as_line(value: Any) -> Line:
+    """Narrow a line read back from a snapshot."""
+    return value  # type: ignore[no-any-return]

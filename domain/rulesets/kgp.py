@@ -1,0 +1,191 @@
+"""Kampfgruppe Peiper (KGP) campaign games: RePh 8.601-8.625.
+
+Seed text: ``shared/seeds/000_…`` (8.6-8.618), ``001_…`` (8.619-8.625) and
+``002_…`` (CG and KGP SSR). 8.51-8.53 (the CG definitions) are not in the
+seeds, so each CG's Initial Scenario date is read off the 8.6161 chart (see
+``CALENDARS`` below).
+
+READINGS OF GARBLED OCR (each is easy to correct here, and only here):
+
+* 8.6161 CPP BASE # CHART. The OCR lost the column headers under each CG, and
+  prints a merged shaded cell (one CG, both sides) as ``--``. Each row reads as
+  ``CG I | CG II | CG III`` with two numbers per CG that is in play. We read the
+  first number of each pair as U.S. and the second as German: the first column
+  is the larger one in CG I and CG II, where the U.S. was pouring in
+  reinforcements (8.6197), and DESIGN §1 lists the sides U.S. first.
+* The CG III 23 AM and 23 PM cells read ``175-``. We read them as U.S. 175,
+  German ``-``, i.e. no German CPP arrive on those dates (Peiper's KG was cut
+  off). A ``-`` base means no replenishment and no DR.
+* The 8.6162 EX gives the German a Base # of 30 on 19 PM of CG I, while the
+  chart's 19 PM row reads 35/35. The EX is illustrative; the chart is used.
+* 8.616 gives no floor for Base # minus DR. The only Base # below 12 is the
+  U.S. 10 of CG II 21 PM; there a DR of 11 or 12 would give -1 or -2. We record
+  0 CPP Replenished instead (``REPLENISHMENT_FLOOR``): "CPP Replenished" is an
+  amount received, never a loss.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from domain.rulesets.base import (
+    CampaignDef,
+    Drm,
+    RePhStep,
+    Ruleset,
+    period_date_normalizer,
+)
+
+US = "US"
+GERMAN = "German"
+SIDES = (US, GERMAN)
+
+#: 8.617 KGP Historical Weather Chart: every KGP CG Date, Dec 19 AM to Dec 23 PM.
+HISTORICAL_DATES: tuple[str, ...] = (
+    "19 AM", "19 PM", "19 N",
+    "20 AM", "20 PM", "20 N",
+    "21 AM", "21 PM", "21 N",
+    "22 AM", "22 PM", "22 N",
+    "23 AM", "23 PM",
+)  # fmt: skip
+
+#: 8.6161 CPP BASE # CHART as (U.S., German) per CG and CG Date; see the module
+#: docstring for how the garbled OCR was read. ``None`` is a "-" cell.
+CPP_BASE: MappingProxyType[str, MappingProxyType[str, tuple[int, int | None]]] = (
+    MappingProxyType(
+        {
+            "CG I": MappingProxyType(
+                {
+                    "19 PM": (35, 35),
+                    "19 N": (50, 25),
+                    "20 AM": (65, 20),
+                    "20 PM": (45, 20),
+                    "20 N": (50, 50),
+                    "21 AM": (60, 20),
+                    "21 PM": (75, 25),
+                }
+            ),
+            "CG II": MappingProxyType(
+                {
+                    "20 N": (40, 35),
+                    "21 AM": (65, 35),
+                    "21 PM": (10, 25),
+                }
+            ),
+            "CG III": MappingProxyType(
+                {
+                    "19 N": (20, 35),
+                    "20 AM": (50, 55),
+                    "20 PM": (90, 75),
+                    "20 N": (65, 40),
+                    "21 AM": (35, 50),
+                    "21 PM": (20, 25),
+                    "21 N": (20, 75),
+                    "22 AM": (40, 60),
+                    "22 PM": (20, 30),
+                    "22 N": (20, 30),
+                    "23 AM": (175, None),
+                    "23 PM": (175, None),
+                }
+            ),
+        }
+    )
+)
+
+#: Initial Scenario date of each CG. 8.6162: "CPP Replenishment is NA prior to
+#: each CG's Initial Scenario", so the chart's first date with a Base # is the
+#: date after the Initial Scenario. CG I is confirmed by the 8.6162 EX
+#: ("the 19 AM Initial scenario of CG I").
+INITIAL_DATES = MappingProxyType({"CG I": "19 AM", "CG II": "20 PM", "CG III": "19 PM"})
+
+REPLENISHMENT_FLOOR = 0
+
+
+def _calendar(cg: str) -> tuple[str, ...]:
+    return (INITIAL_DATES[cg], *CPP_BASE[cg].keys())
+
+
+CAMPAIGNS = MappingProxyType(
+    {
+        cg: CampaignDef(
+            name=cg,
+            rule=rule,
+            calendar=_calendar(cg),
+            initial_date=INITIAL_DATES[cg],
+            notes="CG Dates from the 8.6161 CPP Base # and 8.617 Historical Weather charts.",
+        )
+        for cg, rule in (("CG I", "8.51"), ("CG II", "8.52"), ("CG III", "8.53"))
+    }
+)
+
+#: 8.6 RePh Sequence, as listed in the seed.
+REPH_STEPS = tuple(
+    RePhStep(i, t)
+    for i, t in (
+        ("8.601", "Conclusion of Melee"),
+        ("8.602", "Marker Removal"),
+        ("8.603", "Rally, Unloading, Victory Determination, & CG-LVP Totals"),
+        ("8.604", "Encirclement, Minefields, Bog & Shock"),
+        ("8.605", "Setup Area Determination"),
+        ("8.606", "Escape"),
+        ("8.607", "Equipment Possession & Hidden Fortifications"),
+        ("8.608", "Prisoners"),
+        ("8.609", "Extinguishing Flames & Blazes"),
+        ("8.610", "Wounded Leaders"),
+        ("8.611", "Battle Hardening & Promotion"),
+        ("8.612", "New CG Date & SAN Adjustment"),
+        ("8.613", "Shift"),
+        ("8.614", "Equipment Repair & Replenishment"),
+        ("8.615", "Fortification & Wreck Removal"),
+        ("8.616", "CPP Replenishment"),
+        ("8.617", "KGP Weather"),
+        ("8.618", "German Ammunition Shortage"),
+        ("8.619", "Purchasing Reinforcement Groups"),
+        ("8.620", "RG Strength, Quality, Weapons & Leaders"),
+        ("8.621", "Purchasing Fortifications"),
+        ("8.622", "Purchasing Reconnaissance"),
+        ("8.623", "Initiative Determination"),
+        ("8.624", "Unit Setup"),
+        ("8.625", "Scenario Commencement"),
+    )
+)
+
+
+class KgpCpp:
+    """8.616 CPP Replenishment, 8.619 RG purchases, 8.622 Recon."""
+
+    replenish_rule = "8.616"
+    purchase_rule = "8.619"
+    recon_rule: str | None = "8.622"
+
+    def base(self, campaign: str, cg_date: str, side: str) -> int | None:
+        us, german = CPP_BASE[campaign][cg_date]
+        return us if side == US else german
+
+    def replenished(self, base: int, dr: int) -> int:
+        # 8.616: "the CPP Base # (8.6161) minus a Secret DR ... = the final
+        # amount of CPP Replenished" (floor: see the module docstring).
+        return max(REPLENISHMENT_FLOOR, base - dr)
+
+    def recon_drms(self, *, cpp: int, lax: bool) -> list[Drm]:
+        # 8.622: "+5 Spent 2 CPP"; "-1 Reconnoitering side's Majority Squad
+        # Type (E.4) is Lax". The drm are cumulative.
+        drms: list[Drm] = []
+        if cpp == 2:
+            drms.append(Drm("spent-2-cpp", "Spent 2 CPP", 5))
+        if lax:
+            drms.append(
+                Drm("lax", "Reconnoitering side's Majority Squad Type (E.4) is Lax", -1)
+            )
+        return drms
+
+
+RULESET = Ruleset(
+    id="kgp",
+    title="Kampfgruppe Peiper",
+    sides=SIDES,
+    campaigns=CAMPAIGNS,
+    reph_steps=REPH_STEPS,
+    normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "n": "N"}),
+    cpp=KgpCpp(),
+)
