@@ -28,8 +28,8 @@ from domain.errors import DomainError, InvalidInput
 from domain.rulesets import REGISTRY
 from domain.visibility import REFEREE, redact
 from projections.eventlog import event_items, export_jsonl
-from projections.roster import roster_view
 from projections.rolls import roll_view
+from projections.roster import roster_view
 
 PROBLEM = "application/problem+json"
 MAX_PAGE = 1000

@@ -9,6 +9,7 @@ again), unless the client sent ``If-Match``, in which case it gets a 409.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import uuid
 from collections.abc import Callable
@@ -80,7 +81,9 @@ class Ledger:
         self.clock = clock
         self.entropy = entropy
         self.store = CampaignStore(env=settings.eventsourcing_env())
-        self.store.snapshotting_intervals = {Campaign: settings.snapshot_interval}
+        self.store.snapshotting_intervals = {  # type: ignore[misc]
+            Campaign: settings.snapshot_interval
+        }
         self.sealer = AesGcmSealer(load_or_create_key(settings.data_dir, settings.seed_key))
 
     def close(self) -> None:
@@ -253,9 +256,8 @@ class Ledger:
 
 
 def _token_key(idempotency_key: str, campaign_id: uuid.UUID) -> bytes:
-    return hashlib.sha256(
-        b"cgledger/v1/replay-tokens\n" + str(campaign_id).encode() + b"\n" + idempotency_key.encode()
-    ).digest()
+    tag = b"cgledger/v1/replay-tokens\n" + str(campaign_id).encode() + b"\n"
+    return hashlib.sha256(tag + idempotency_key.encode()).digest()
 
 
 def _seal_tokens(key: str, campaign_id: uuid.UUID, tokens: dict[str, str]) -> str:
@@ -265,8 +267,6 @@ def _seal_tokens(key: str, campaign_id: uuid.UUID, tokens: dict[str, str]) -> st
 
 
 def _unseal_tokens(key: str, campaign_id: uuid.UUID, blob: str | None) -> dict[str, str]:
-    import json
-
     if blob is None:
         raise IdempotencyMismatch("this campaign was not created with an Idempotency-Key")
     raw = bytes.fromhex(blob)

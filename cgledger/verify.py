@@ -182,7 +182,9 @@ def _check_roll(
         _check_rule_result(obj, expected, ruleset, report)
 
 
-def _check_rule_result(obj: dict[str, Any], rolled: list[int], ruleset: Any, report: Report) -> None:
+def _check_rule_result(
+    obj: dict[str, Any], rolled: list[int], ruleset: Any, report: Report
+) -> None:
     values = {**obj["payload"], **(obj["secret"] or {})}
     rule = values.get("rule")
     cpp = ruleset.cpp

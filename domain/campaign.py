@@ -80,7 +80,7 @@ class Campaign(Aggregate):
     # Each @event body only applies a record that a command built.
 
     @event("CampaignCreated", topic="cgledger:CampaignCreated")
-    def __init__(self, id: UUID, record: dict[str, Any]) -> None:  # noqa: A002 (library's name)
+    def __init__(self, id: UUID, record: dict[str, Any]) -> None:
         del id  # taken by the library as the originator id
         self.ruleset_id = ""
         self.campaign_name = ""
@@ -132,10 +132,9 @@ class Campaign(Aggregate):
     # ------------------------------------------------------------------ apply
 
     def _apply(self, record: dict[str, Any]) -> None:
-        kind = record["type"]
+        """Apply one record: the bookkeeping every event shares, then its own."""
         p = record["payload"]
         seq = record["seq"]
-        values = {**p, **(record["secret"] or {})}
         self.head = record["hash"]
         if record["secret"] is not None:
             self.secrets[str(seq)] = {
@@ -148,61 +147,66 @@ class Campaign(Aggregate):
         idem = record.get("internal", {}).get("idempotency")
         if idem is not None:
             self.idempotency[idem["key"]] = {**idem, "seq": seq}
+        handler = getattr(self, f"_on_{record['type']}", None)
+        if handler is not None:
+            handler(record, {**p, **(record["secret"] or {})})
 
-        if kind == "CampaignCreated":
-            self.ruleset_id = p["ruleset"]
-            self.campaign_name = p["campaign_name"]
-            self.title = p["title"]
-            self.sides = list(p["sides"])
-            self.calendar = list(p["calendar"])
-            self.date_index = self.calendar.index(p["start_date"])
-            self.extendable = p["extendable"]
-            self.token_hashes = dict(record["internal"]["token_hashes"])
-            self.replay_tokens = record["internal"].get("replay_tokens")
-            self.steps = dict.fromkeys(self.sides)
-            if p["cpp"]:
-                for side in self.sides:
-                    self.cpp[side] = [
-                        cppbook.new_line(
-                            p["start_date"], start=p["initial_cpp"][side], initial=True
-                        )
-                    ]
-        elif kind == "CommitmentsPublished":
-            self.commitments.extend(p["commitments"])
-            self.sealed.append(
-                {
-                    "first": p["first_index"],
-                    "count": len(p["commitments"]),
-                    "blob": record["internal"]["sealed"],
-                }
-            )
-        elif kind == "SecretRevealed":
-            self.secrets[str(p["of_seq"])]["revealed_seq"] = seq
-        elif kind == "CGDateBegan":
-            if p["cg_date"] not in self.calendar:
-                self.calendar.append(p["cg_date"])
-            self.date_index = self.calendar.index(p["cg_date"])
-            for side, lines in self.cpp.items():
-                start = cppbook.next_start(lines[-1])
-                lines.append(cppbook.new_line(p["cg_date"], start=start, initial=False))
-            self.steps = dict.fromkeys(self.sides, p["step"])
-        elif kind == "CPPReplenished":
-            line = self.cpp[p["side"]][-1]
-            line["base"] = p["base"]
-            line["repl"] = values["repl"]
-            line["repl_seq"] = seq
-            self.steps[p["side"]] = p["step"]
-        elif kind == "RGPurchased":
-            self.cpp[p["side"]][-1]["purchases"].append(
-                cppbook.Purchase(seq=seq, rg=values["rg"], cpp=values["cpp"])
-            )
-            self.steps[p["side"]] = p["step"]
-        elif kind == "ReconPurchased":
-            line = self.cpp[p["side"]][-1]
-            line["recon_cpp"] = values["cpp"]
-            line["recon"] = values["final"]
-            line["recon_seq"] = seq
-            self.steps[p["side"]] = p["step"]
+    def _on_CampaignCreated(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.ruleset_id = p["ruleset"]
+        self.campaign_name = p["campaign_name"]
+        self.title = p["title"]
+        self.sides = list(p["sides"])
+        self.calendar = list(p["calendar"])
+        self.date_index = self.calendar.index(p["start_date"])
+        self.extendable = p["extendable"]
+        self.token_hashes = dict(record["internal"]["token_hashes"])
+        self.replay_tokens = record["internal"].get("replay_tokens")
+        self.steps = dict.fromkeys(self.sides)
+        if p["cpp"]:
+            for side in self.sides:
+                start = p["initial_cpp"][side]
+                self.cpp[side] = [cppbook.new_line(p["start_date"], start=start, initial=True)]
+
+    def _on_CommitmentsPublished(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.commitments.extend(p["commitments"])
+        self.sealed.append(
+            {
+                "first": p["first_index"],
+                "count": len(p["commitments"]),
+                "blob": record["internal"]["sealed"],
+            }
+        )
+
+    def _on_SecretRevealed(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.secrets[str(p["of_seq"])]["revealed_seq"] = record["seq"]
+
+    def _on_CGDateBegan(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        if p["cg_date"] not in self.calendar:
+            self.calendar.append(p["cg_date"])
+        self.date_index = self.calendar.index(p["cg_date"])
+        for lines in self.cpp.values():
+            start = cppbook.next_start(lines[-1])
+            lines.append(cppbook.new_line(p["cg_date"], start=start, initial=False))
+        self.steps = dict.fromkeys(self.sides, p["step"])
+
+    def _on_CPPReplenished(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        line = self.cpp[p["side"]][-1]
+        line["base"] = p["base"]
+        line["repl"] = p["repl"]
+        line["repl_seq"] = record["seq"]
+        self.steps[p["side"]] = p["step"]
+
+    def _on_RGPurchased(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        purchase = cppbook.Purchase(seq=record["seq"], rg=p["rg"], cpp=p["cpp"])
+        self.cpp[p["side"]][-1]["purchases"].append(purchase)
+        self.steps[p["side"]] = p["step"]
+
+    def _on_ReconPurchased(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        line = self.cpp[p["side"]][-1]
+        line["recon_cpp"] = p["cpp"]
+        line["recon"] = p["final"]
+        line["recon_seq"] = record["seq"]
+        self.steps[p["side"]] = p["step"]
 
     # ------------------------------------------------------------------ queries
 
@@ -365,7 +369,7 @@ class Campaign(Aggregate):
             payload["index"] = index
             payload["commitment"] = self.commitments[index]
             payload["seed"] = self.seed(index, ctx.sealer).hex()
-        return self._emit(ctx, "SecretRevealed", payload, None, main=True)["seq"]
+        return int(self._emit(ctx, "SecretRevealed", payload, None, main=True)["seq"])
 
     def reveal_roll(self, ctx: Ctx, index: int) -> int:
         seq = self.roll_seq(index)
@@ -410,7 +414,7 @@ class Campaign(Aggregate):
                         rule=rule,
                     )
         payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}"}
-        return self._emit(ctx, "CGDateBegan", payload, None, main=True)["seq"]
+        return int(self._emit(ctx, "CGDateBegan", payload, None, main=True)["seq"])
 
     def replenish_cpp(self, ctx: Ctx, side: str, client_nonce: str | None) -> int:
         """8.616: CPP Base # (8.6161) minus a Secret DR."""

@@ -23,7 +23,7 @@ def may_see(owner: str | None, viewer: str, *, revealed: bool) -> bool:
 
     ``owner`` is ``None`` for an event without a secret part.
     """
-    return owner is None or revealed or viewer == REFEREE or viewer == owner
+    return owner is None or revealed or viewer in (REFEREE, owner)
 
 
 def redact(record: dict[str, Any], viewer: str, *, revealed: bool) -> dict[str, Any]:

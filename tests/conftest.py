@@ -1,0 +1,112 @@
+"""Shared fixtures. Tests that take ``settings``, ``ledger`` or ``client`` run
+once on SQLite and once on PostgreSQL: the two suites are the same tests.
+
+PostgreSQL: the server at ``CGLEDGER_TEST_POSTGRES_URL`` (default
+``postgresql://postgres@127.0.0.1:5432/postgres``). Each test run creates its
+own throw-away database and drops it at the end. Where the server is not
+reachable the PostgreSQL tests skip and say why; under ``CI=true`` they fail
+instead, because CI must run them.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from cgledger.ledger import Ledger
+from cgledger.settings import Settings
+
+PG_URL = os.environ.get(
+    "CGLEDGER_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+
+
+def _with_db(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    try:
+        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=5)
+    except psycopg.OperationalError as exc:
+        reason = f"PostgreSQL is not reachable at {PG_URL} ({str(exc).strip()})"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the PostgreSQL tests: {reason}")
+        pytest.skip(f"{reason}; set CGLEDGER_TEST_POSTGRES_URL to run these tests")
+    name = f"cgledger_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    with admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield _with_db(PG_URL, name)
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
+    if request.param == "sqlite":
+        return Settings(data_dir=tmp_path / "data", database_url=None)
+    url = request.getfixturevalue("pg_database")
+    return Settings(data_dir=tmp_path / "data", database_url=url)
+
+
+@pytest.fixture
+def ledger(settings: Settings) -> Iterator[Ledger]:
+    led = Ledger(settings)
+    try:
+        yield led
+    finally:
+        led.close()
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+class Game:
+    """A campaign created over REST, with a header set per role."""
+
+    def __init__(self, client: TestClient, body: dict[str, Any]) -> None:
+        r = client.post("/v1/campaigns", json=body)
+        assert r.status_code == 201, r.text
+        self.client = client
+        self.created = r.json()
+        self.id: str = self.created["id"]
+        self.tokens: dict[str, str] = self.created["tokens"]
+        self.url = f"/v1/campaigns/{self.id}"
+
+    def h(self, role: str, **extra: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.tokens[role]}", **extra}
+
+    def version(self) -> int:
+        r = self.client.get(self.url, headers=self.h("referee"))
+        assert r.status_code == 200, r.text
+        return int(r.json()["version"])
+
+    def post(self, role: str, path: str, body: Any = None, **headers: str) -> Any:
+        return self.client.post(self.url + path, json=body, headers=self.h(role, **headers))
+
+    def get(self, role: str, path: str = "") -> Any:
+        return self.client.get(self.url + path, headers=self.h(role))
+
+
+@pytest.fixture
+def kgp(client: TestClient) -> Game:
+    """A KGP CG I campaign whose German holds 2 CPP from the Initial Scenario."""
+    return Game(
+        client,
+        {"ruleset": "kgp", "campaign": "CG I", "title": "test", "initial_cpp": {"German": 2}},
+    )

@@ -1,0 +1,246 @@
+"""KGP rules of issue 2, checked against the seed text: 8.6161 chart readings,
+CG Date calendars (8.6161, 8.617), 8.616/8.6162 (with its EX), 8.619, 8.622."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from cgledger.sealing import AesGcmSealer
+from domain import cpp as cppbook
+from domain import dice
+from domain.campaign import Campaign, Ctx
+from domain.errors import RuleViolation
+from domain.rulesets import REGISTRY
+from domain.rulesets import kgp as K
+
+KGP = REGISTRY["kgp"]
+
+
+@pytest.mark.parametrize(
+    ("cg", "date", "us", "german"),
+    [
+        ("CG I", "19 PM", 35, 35),
+        ("CG I", "19 N", 50, 25),
+        ("CG I", "21 PM", 75, 25),
+        ("CG II", "20 N", 40, 35),
+        ("CG II", "21 PM", 10, 25),
+        ("CG III", "19 N", 20, 35),
+        ("CG III", "20 PM", 90, 75),
+        ("CG III", "22 N", 20, 30),
+        ("CG III", "23 AM", 175, None),
+    ],
+)
+def test_cpp_base_chart_8_6161(cg: str, date: str, us: int, german: int | None) -> None:
+    """8.6161 as read from the OCR (first of each pair U.S., second German)."""
+    assert K.KgpCpp().base(cg, date, "US") == us
+    assert K.KgpCpp().base(cg, date, "German") == german
+
+
+@pytest.mark.parametrize(
+    ("cg", "first", "last", "n"),
+    [
+        ("CG I", "19 AM", "21 PM", 8),
+        ("CG II", "20 PM", "21 PM", 4),
+        ("CG III", "19 PM", "23 PM", 13),
+    ],
+)
+def test_calendars_come_from_8_6161_and_8_617(cg: str, first: str, last: str, n: int) -> None:
+    cal = KGP.campaigns[cg].calendar
+    assert (cal[0], cal[-1], len(cal)) == (first, last, n)
+    # Every CG Date is a date of the 8.617 Historical Weather Chart, in its order.
+    positions = [K.HISTORICAL_DATES.index(d) for d in cal]
+    assert positions == sorted(positions)
+    assert positions == list(range(positions[0], positions[0] + n))
+    # The Initial Scenario date is the one date without a Base # (8.6162: shaded).
+    assert cal[0] not in K.CPP_BASE[cg]
+    assert set(cal[1:]) == set(K.CPP_BASE[cg])
+
+
+@pytest.mark.parametrize(
+    ("base", "dr", "repl"),
+    [(30, 6, 24), (35, 2, 33), (35, 12, 23), (10, 10, 0), (10, 11, 0), (10, 12, 0)],
+)
+def test_replenishment_8_616(base: int, dr: int, repl: int) -> None:
+    """Base # minus the Secret DR; never below 0 (the reading recorded in kgp.py)."""
+    assert K.KgpCpp().replenished(base, dr) == repl
+
+
+def test_ex_8_6162_arithmetic() -> None:
+    """8.6162 EX: Base # 30, DR 6 -> Repl 24; Left 2 on 19 AM -> Start 2; Total 26."""
+    initial = cppbook.new_line("19 AM", start=2, initial=True)
+    line = cppbook.new_line("19 PM", start=cppbook.next_start(initial), initial=False)
+    line["repl"] = K.KgpCpp().replenished(30, 6)
+    assert (line["start"], line["repl"], cppbook.total(line)) == (2, 24, 26)
+
+
+def test_left_carries_into_start_with_recon_deducted_8_622() -> None:
+    line = cppbook.new_line("19 PM", start=2, initial=False)
+    line["repl"] = 24
+    line["purchases"].append(cppbook.Purchase(seq=5, rg="I2", cpp=8))
+    line["recon_cpp"] = 2
+    assert (cppbook.spent(line), cppbook.left(line), cppbook.next_start(line)) == (8, 18, 16)
+
+
+@pytest.mark.parametrize(
+    ("cpp", "lax", "total"), [(1, False, 0), (2, False, 5), (1, True, -1), (2, True, 4)]
+)
+def test_recon_drm_8_622(cpp: int, lax: bool, total: int) -> None:
+    assert sum(d.value for d in K.KgpCpp().recon_drms(cpp=cpp, lax=lax)) == total
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("19 PM", "19 PM"), ("19pm", "19 PM"), ("Dec 19 PM", "19 PM"), ("20 n", "20 N"),
+     ("19 EVE", None), ("19", None), ("PM", None)],
+)
+def test_kgp_date_spelling(text: str, expected: str | None) -> None:
+    assert KGP.normalize_date(text) == expected
+
+
+def test_abtf_and_sg_calendars() -> None:
+    abtf = REGISTRY["abtf"].campaigns["CG I"]
+    assert (abtf.calendar[0], abtf.calendar[-1], abtf.initial_date) == ("17 N", "21 EVE", None)
+    assert "18 EVE" in abtf.calendar
+    sg = REGISTRY["sg"].campaigns["SG"]
+    assert (sg.calendar, sg.extendable) == (("6 Morning",), True)
+    assert REGISTRY["abtf"].normalize_date("18eve") == "18 EVE"
+    assert REGISTRY["sg"].normalize_date("December 6 morning") == "6 Morning"
+
+
+# --- the command path, with deterministic entropy ------------------------------
+
+
+def _ctx(actor: str, rng: random.Random) -> Ctx:
+    return Ctx(actor=actor, now="2026-11-21T00:00:00Z", entropy=rng.randbytes,
+               sealer=AesGcmSealer(bytes(32)))
+
+
+def _campaign(rng: random.Random, german_cpp: int = 2) -> Campaign:
+    return Campaign.create(
+        _ctx("creator", rng),
+        campaign_id=UUID(int=rng.getrandbits(128)),
+        ruleset_id="kgp",
+        campaign_name="CG I",
+        title="t",
+        start_date=None,
+        initial_cpp={"German": german_cpp},
+        token_hashes={},
+    )
+
+
+def _nonce_for_dr(c: Campaign, want: int, actor: str, purpose: str) -> str:
+    """Search a client_nonce whose DR is ``want`` (the server's seed is fixed)."""
+    index = len(c.rolls)
+    seed = c.seed(index, AesGcmSealer(bytes(32)))
+    for n in range(10_000):
+        got = dice.roll(seed, campaign=c.cid, index=index, client_nonce=str(n), dice=2,
+                        purpose=purpose, side=actor)
+        if sum(got) == want:
+            return str(n)
+    raise AssertionError("no nonce found")
+
+
+def test_ex_8_6162_through_the_commands() -> None:
+    """The EX's flow on the chart's Base # (35 on 19 PM of CG I): Left 2 on 19 AM
+    becomes Start 2 on 19 PM; a DR of 6 replenishes 29; Total 31."""
+    rng = random.Random(8_6162)
+    c = _campaign(rng)
+    c.begin_cg_date(_ctx("German", rng), None)
+    nonce = _nonce_for_dr(c, 6, "German", "kgp:8.616 CPP Replenishment")
+    c.replenish_cpp(_ctx("German", rng), "German", nonce)
+    line = c.cpp["German"][-1]
+    assert (line["cg_date"], line["start"], line["base"], line["repl"]) == ("19 PM", 2, 35, 29)
+    assert cppbook.total(line) == 31
+
+
+def test_overspending_is_refused_and_appends_nothing_8_619() -> None:
+    rng = random.Random(1)
+    c = _campaign(rng, german_cpp=5)
+    before = (c.version, len(list(c.collect_events())))
+    with pytest.raises(RuleViolation, match=r"^8\.619: I2 costs 6 CPP but German has 5"):
+        c.purchase_rg(_ctx("German", rng), "German", "I2", 6, secret=True)
+    assert c.version == before[0]
+    assert list(c.collect_events()) == []
+    c.purchase_rg(_ctx("German", rng), "German", "I2", 5, secret=True)
+    assert cppbook.left(c.cpp["German"][-1]) == 0
+
+
+def _walk_to_19_pm(rng: random.Random) -> Campaign:
+    c = _campaign(rng)
+    c.begin_cg_date(_ctx("referee", rng), None)
+    return c
+
+
+@pytest.mark.parametrize(
+    ("steps", "refused", "rule"),
+    [
+        ([], lambda c, x: c.purchase_rg(x, "German", "I2", 1, secret=True), "8.6"),
+        ([], lambda c, x: c.purchase_recon(x, "German", 1, lax=False, secret=True,
+                                           client_nonce=None), "8.6"),
+        (["repl", "recon"], lambda c, x: c.purchase_rg(x, "German", "I2", 1, secret=True), "8.6"),
+        (["repl"], lambda c, x: c.replenish_cpp(x, "German", None), "8.616"),
+        (["repl", "recon"], lambda c, x: c.purchase_recon(x, "German", 1, lax=False, secret=True,
+                                                          client_nonce=None), "8.622"),
+        (["repl"], lambda c, x: c.begin_cg_date(x, None), "8.616"),  # the US has not rolled
+    ],
+)
+def test_refit_phase_order(steps: list[str], refused: Any, rule: str) -> None:
+    """8.6: steps are carried out in the numbered order (8.616, 8.619, 8.622), and
+    8.616/8.622 happen once per CG Date."""
+    rng = random.Random(86)
+    c = _walk_to_19_pm(rng)
+    for step in steps:
+        if step == "repl":
+            c.replenish_cpp(_ctx("German", rng), "German", None)
+        else:
+            c.purchase_recon(_ctx("German", rng), "German", 1, lax=False, secret=True,
+                             client_nonce=None)
+    version = c.version
+    with pytest.raises(RuleViolation) as err:
+        refused(c, _ctx("German", rng))
+    assert err.value.detail.startswith(f"{rule}:")
+    assert c.version == version
+
+
+def test_initial_scenario_date_has_no_replenishment_or_recon() -> None:
+    rng = random.Random(2)
+    c = _campaign(rng)
+    with pytest.raises(RuleViolation, match=r"^8\.6162:"):
+        c.replenish_cpp(_ctx("German", rng), "German", None)
+    with pytest.raises(RuleViolation, match=r"^8\.622:"):
+        c.purchase_recon(_ctx("German", rng), "German", 1, lax=False, secret=True,
+                         client_nonce=None)
+    # 8.619 is a † step: RG may be bought before the Initial Scenario.
+    c.purchase_rg(_ctx("German", rng), "German", "I2", 2, secret=True)
+
+
+def test_no_german_cpp_on_cg_iii_23_am_means_no_dr() -> None:
+    rng = random.Random(3)
+    c = Campaign.create(_ctx("creator", rng), campaign_id=UUID(int=3), ruleset_id="kgp",
+                        campaign_name="CG III", title="", start_date=None, initial_cpp=None,
+                        token_hashes={})
+    while c.cg_date != "23 AM":
+        for side in c.sides:
+            if not c.cpp[side][-1]["initial"]:
+                c.replenish_cpp(_ctx(side, rng), side, None)
+        c.begin_cg_date(_ctx("referee", rng), None)
+    rolls = len(c.rolls)
+    c.replenish_cpp(_ctx("German", rng), "German", None)
+    assert c.cpp["German"][-1]["repl"] == 0
+    assert len(c.rolls) == rolls
+
+
+def test_commitments_stay_ahead_of_rolls() -> None:
+    """DESIGN §2: a commitment is published in an earlier event, in batches; the
+    next batch is published while >= LOW_WATER committed indices are still unused."""
+    rng = random.Random(4)
+    c = _campaign(rng)
+    for _ in range(dice.BATCH_SIZE + 5):
+        c.roll(_ctx("US", rng), count=1, purpose="free", secret=False, client_nonce=None)
+        assert len(c.commitments) - len(c.rolls) >= dice.LOW_WATER
+    # 69 rolls: the second batch went out at roll 33 (31 unused left), no third yet.
+    assert len(c.commitments) == 2 * dice.BATCH_SIZE
