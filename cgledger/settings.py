@@ -46,5 +46,4 @@ class Settings(BaseSettings):
             "POSTGRES_PASSWORD": unquote(parts.password or ""),
             "POSTGRES_POOL_SIZE": "5",
             "POSTGRES_MAX_OVERFLOW": "10",
-            "POSTGRES_CONN_MAX_AGE": "",
         }
