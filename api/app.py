@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
@@ -109,15 +110,30 @@ def _ledger(request: Request) -> Ledger:
     return ledger
 
 
-def _auth(request: Request, campaign_id: str, creds: HTTPAuthorizationCredentials | None) -> tuple[
-    Ledger, Campaign, str
-]:
+@dataclass(frozen=True)
+class Caller:
+    """The authenticated caller: the campaign as loaded and the caller's role."""
+
+    ledger: Ledger
+    campaign: Campaign
+    role: str
+
+
+def _caller(request: Request, campaign_id: CampaignId, creds: Credentials) -> Caller:
+    """Dependency: 404 for an unknown campaign, then 401 without a valid token.
+
+    As a dependency it runs before the body is validated, so a request without
+    a valid token gets 401 whatever its body says.
+    """
     ledger = _ledger(request)
     campaign = ledger.load(campaign_id)
     role = ledger.authenticate(campaign, creds.credentials if creds else None)
     if role is None:
         raise Unauthorized("a valid Bearer token for this campaign is required")
-    return ledger, campaign, role
+    return Caller(ledger, campaign, role)
+
+
+Auth = Annotated[Caller, Depends(_caller)]
 
 
 def _version(if_match: str | None) -> int | None:
@@ -225,16 +241,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
 
     @app.get("/v1/campaigns/{campaign_id}", tags=["campaigns"])
     def get_campaign(
-        campaign_id: CampaignId, request: Request, response: Response, creds: Credentials
+        campaign_id: CampaignId, response: Response, caller: Auth
     ) -> dict[str, Any]:
-        _, campaign, role = _auth(request, campaign_id, creds)
+        campaign, role = caller.campaign, caller.role
         _etag(response, campaign)
         return {**campaign_view(campaign), "you": role}
 
     def run(
-        request: Request,
+        caller: Caller,
         campaign_id: str,
-        creds: HTTPAuthorizationCredentials | None,
         command: Callable[[Campaign, Ctx], int],
         *,
         operation: str,
@@ -242,7 +257,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         idem: str | None,
         if_match: str | None,
     ) -> tuple[Ledger, str, Done]:
-        ledger, _, role = _auth(request, campaign_id, creds)
+        ledger, role = caller.ledger, caller.role
         done = ledger.execute(
             campaign_id,
             role,
@@ -258,17 +273,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     def make_roll(
         campaign_id: CampaignId,
         body: RollCreate,
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
         idem: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> dict[str, Any]:
         """Roll 1 or 2 dice under ``cgledger-dice/1``; ``secret`` hides them from the opponent."""
         ledger, role, done = run(
-            request,
+            caller,
             campaign_id,
-            creds,
             lambda c, ctx: c.roll(
                 ctx,
                 count=body.dice,
@@ -289,11 +302,10 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     def get_roll(
         campaign_id: CampaignId,
         index: Annotated[int, Path(ge=0)],
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
     ) -> dict[str, Any]:
-        ledger, campaign, role = _auth(request, campaign_id, creds)
+        ledger, campaign, role = caller.ledger, caller.campaign, caller.role
         _etag(response, campaign)
         return _roll(ledger, campaign, role, index)
 
@@ -301,17 +313,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     def reveal_roll(
         campaign_id: CampaignId,
         index: Annotated[int, Path(ge=0)],
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
         idem: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> dict[str, Any]:
         """Publish the seed of a Secret roll (owning side or referee only)."""
         ledger, role, done = run(
-            request,
+            caller,
             campaign_id,
-            creds,
             lambda c, ctx: c.reveal_roll(ctx, index),
             operation="reveal-roll",
             body={"index": index},
@@ -325,17 +335,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     def reveal_event(
         campaign_id: CampaignId,
         seq: Annotated[int, Path(ge=1)],
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
         idem: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> dict[str, Any]:
         """Reveal the secret part of an event (e.g. a secret RG purchase)."""
         ledger, role, done = run(
-            request,
+            caller,
             campaign_id,
-            creds,
             lambda c, ctx: c.reveal(ctx, seq),
             operation="reveal-event",
             body={"seq": seq},
@@ -349,14 +357,13 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     @app.get("/v1/campaigns/{campaign_id}/events", tags=["events"])
     def list_events(
         campaign_id: CampaignId,
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
         after: Annotated[int, Query(ge=0)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     ) -> dict[str, Any]:
         """The event log as the caller may see it; hidden events are stubs, never gaps."""
-        ledger, campaign, role = _auth(request, campaign_id, creds)
+        ledger, campaign, role = caller.ledger, caller.campaign, caller.role
         _etag(response, campaign)
         items = event_items(
             ledger.records(campaign, after=after, limit=limit), role, campaign.is_revealed
@@ -369,9 +376,9 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         }
 
     @app.get("/v1/campaigns/{campaign_id}/export", tags=["events"])
-    def export(campaign_id: CampaignId, request: Request, creds: Credentials) -> Response:
+    def export(campaign_id: CampaignId, caller: Auth) -> Response:
         """JSONL of the whole log as the caller may see it; check it with ``cgledger verify``."""
-        ledger, campaign, role = _auth(request, campaign_id, creds)
+        ledger, campaign, role = caller.ledger, caller.campaign, caller.role
         body = export_jsonl(
             {
                 "campaign": campaign.cid,
@@ -397,17 +404,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     def begin_cg_date(
         campaign_id: CampaignId,
         body: CGDateCreate,
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
         idem: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> dict[str, Any]:
         """RePh 8.6121: begin the next CG Date."""
         _, _, done = run(
-            request,
+            caller,
             campaign_id,
-            creds,
             lambda c, ctx: c.begin_cg_date(ctx, body.cg_date),
             operation="cg-date",
             body=body.model_dump(mode="json"),
@@ -423,17 +428,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     def replenish_cpp(
         campaign_id: CampaignId,
         body: ReplenishmentCreate,
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
         idem: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> dict[str, Any]:
         """8.616: the CPP Base # (8.6161) minus a Secret DR of the side."""
         ledger, role, done = run(
-            request,
+            caller,
             campaign_id,
-            creds,
             lambda c, ctx: c.replenish_cpp(ctx, _side(ctx.actor, body.side), body.client_nonce),
             operation="cpp-replenishment",
             body=body.model_dump(mode="json"),
@@ -447,17 +450,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     def purchase_rg(
         campaign_id: CampaignId,
         body: RGPurchaseCreate,
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
         idem: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> dict[str, Any]:
         """8.619: spend CPP on a Reinforcement Group (secret unless ``secret`` is false)."""
         ledger, role, done = run(
-            request,
+            caller,
             campaign_id,
-            creds,
             lambda c, ctx: c.purchase_rg(
                 ctx, _side(ctx.actor, body.side), body.rg, body.cpp, secret=body.secret
             ),
@@ -473,17 +474,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     def purchase_recon(
         campaign_id: CampaignId,
         body: ReconCreate,
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
         idem: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> dict[str, Any]:
         """8.622: spend 1 CPP (or 2 for +5 drm) and make the Recon dr."""
         ledger, role, done = run(
-            request,
+            caller,
             campaign_id,
-            creds,
             lambda c, ctx: c.purchase_recon(
                 ctx,
                 _side(ctx.actor, body.side),
@@ -503,13 +502,12 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     @app.get("/v1/campaigns/{campaign_id}/roster", tags=["read models"])
     def roster(
         campaign_id: CampaignId,
-        request: Request,
         response: Response,
-        creds: Credentials,
+        caller: Auth,
         side: Annotated[str | None, Query(description="Defaults to the caller's side")] = None,
     ) -> dict[str, Any]:
         """KGP CG Roster, CPP columns (8.6162, 8.619, 8.622), as the caller may see it."""
-        _, campaign, role = _auth(request, campaign_id, creds)
+        campaign, role = caller.campaign, caller.role
         _etag(response, campaign)
         return roster_view(campaign, _side(role, side), role)
 

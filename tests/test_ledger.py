@@ -124,3 +124,15 @@ def test_token_hashes_only(ledger: Ledger) -> None:
         assert token not in state
         assert created.campaign.role_for_token(token) is not None
     assert set(created.tokens) == {"American", "German", "referee"}
+
+
+def test_auth_is_checked_before_the_body(client: Any) -> None:
+    """DESIGN §3: a request without a valid token gets 401, even with a bad body."""
+    from conftest import Game
+
+    game = Game(client, {"ruleset": "kgp", "campaign": "CG I"})
+    r = client.post(f"{game.url}/rolls", json={"dice": 3, "purpose": ""})
+    assert r.status_code == 401
+    assert r.headers["www-authenticate"] == "Bearer"
+    r = client.post(f"{game.url}/rolls", json={"dice": 3, "purpose": ""}, headers=game.h("US"))
+    assert r.status_code == 422
