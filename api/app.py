@@ -81,6 +81,9 @@ def _install_problem_handlers(app: FastAPI) -> None:
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
         errors = []
         for err in exc.errors():
+            if err["type"] == "json_invalid":  # its loc ends in a byte offset, not a field
+                errors.append({"field": "body", "message": f"malformed JSON: {err['msg']}"})
+                continue
             loc = [str(part) for part in err["loc"] if part not in ("body", "query", "path")]
             errors.append({"field": ".".join(loc) or "body", "message": err["msg"]})
         first = errors[0] if errors else {"field": "body", "message": "invalid request"}

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from domain.campaign import MAX_PURPOSE
 
@@ -12,7 +10,8 @@ Nonce = Field(default=None, min_length=1, max_length=200)
 
 
 class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # strict: "3" is not 3 and true is not 1 (a roll index, once used, is gone).
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class CampaignCreate(Body):
@@ -22,14 +21,14 @@ class CampaignCreate(Body):
     start_date: str | None = Field(
         default=None, description="Needed where the seed gives no Initial Scenario date (abtf)."
     )
-    initial_cpp: dict[str, int] | None = Field(
+    initial_cpp: dict[str, StrictInt] | None = Field(
         default=None,
         description="CPP each side holds before the Initial Scenario (from its OB, 8.51-8.53).",
     )
 
 
 class RollCreate(Body):
-    dice: Literal[1, 2] = Field(description="1 for a dr, 2 for a DR")
+    dice: StrictInt = Field(ge=1, le=2, description="1 for a dr, 2 for a DR")
     purpose: str = Field(min_length=1, max_length=MAX_PURPOSE)
     secret: bool = False
     client_nonce: str | None = Nonce
@@ -49,13 +48,15 @@ class ReplenishmentCreate(Body):
 class RGPurchaseCreate(Body):
     side: str | None = None
     rg: str = Field(examples=["I2"], max_length=8)
-    cpp: int = Field(ge=1, le=10_000, description="CPP cost from the side's RG chart (8.6194)")
+    cpp: StrictInt = Field(
+        ge=1, le=10_000, description="CPP cost from the side's RG chart (8.6194)"
+    )
     secret: bool = Field(default=True, description="8.619: purchases may be kept secret")
 
 
 class ReconCreate(Body):
     side: str | None = None
-    cpp: Literal[1, 2] = Field(description="8.622: 1 CPP, or 2 for the +5 drm")
+    cpp: StrictInt = Field(ge=1, le=2, description="8.622: 1 CPP, or 2 for the +5 drm")
     lax: bool = Field(default=False, description="8.622: -1 if the Majority Squad Type is Lax")
     secret: bool = True
     client_nonce: str | None = Nonce

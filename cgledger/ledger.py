@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import secrets
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -168,10 +170,9 @@ class Ledger:
         idem = None
         if idempotency_key is not None:
             idem = {"key": idempotency_hash(idempotency_key), "fingerprint": request_fingerprint}
-            internal["idempotency"] = {**idem, "role": "creator"}
             internal["replay_tokens"] = _seal_tokens(idempotency_key, campaign_id, tokens)
         agg = Campaign.create(
-            self.ctx("creator"),
+            self.ctx("creator", idem),
             campaign_id=campaign_id,
             ruleset_id=ruleset,
             campaign_name=campaign,
@@ -205,7 +206,8 @@ class Ledger:
                 "this Idempotency-Key was used for a different request", field="Idempotency-Key"
             )
         tokens = _unseal_tokens(key, campaign.id, campaign.replay_tokens)
-        return Created(campaign, tokens, replayed=True)
+        as_created = self.load(str(campaign.id), version=int(stored["seq"]))
+        return Created(as_created, tokens, replayed=True)
 
     def execute(
         self,
@@ -223,7 +225,7 @@ class Ledger:
         idem = None
         if idempotency_key is not None:
             idem = {"key": idempotency_hash(idempotency_key), "fingerprint": request_fp}
-        for _attempt in range(MAX_ATTEMPTS):
+        for attempt in range(MAX_ATTEMPTS):
             campaign = self.load(campaign_id)
             if idem is not None:
                 stored = campaign.idempotency.get(idem["key"])
@@ -233,7 +235,9 @@ class Ledger:
                             "this Idempotency-Key was used for a different request",
                             field="Idempotency-Key",
                         )
-                    return Done(campaign, int(stored["seq"]), replayed=True)
+                    # The command's main record is its last event: answer as of then.
+                    seq = int(stored["seq"])
+                    return Done(self.load(campaign_id, version=seq), seq, replayed=True)
             if if_match is not None and campaign.version != if_match:
                 raise VersionConflict(
                     f"If-Match is {if_match} but the campaign is at version {campaign.version}",
@@ -248,6 +252,9 @@ class Ledger:
                         f"another write to this campaign won the race after version {if_match}",
                         field="If-Match",
                     ) from None
+                # Lost a race: back off a little (jittered) and re-run the command
+                # on the new state, so its rules are checked again.
+                time.sleep(random.uniform(0, 0.002 * (attempt + 1)))  # noqa: S311
                 continue
             return Done(campaign, seq, replayed=False)
         raise VersionConflict(

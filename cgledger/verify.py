@@ -67,19 +67,16 @@ def verify_bytes(data: bytes) -> Report:
     header = _parse(lines[0], "the header line", None)
     if header.get("format") != "cgledger-export/1":
         raise VerificationError("the header does not name format cgledger-export/1")
-    campaign = header.get("campaign")
-    if not isinstance(campaign, str):
-        raise VerificationError("the header does not name the campaign")
-    ruleset = REGISTRY.get(str(header.get("ruleset")))
 
     report = Report()
     commitments: dict[int, tuple[str, int]] = {}
     rolls: dict[int, dict[str, Any]] = {}
     revealed_seeds: dict[int, str] = {}
+    created: dict[str, Any] = {}
     for n, raw in enumerate(lines[1:], start=1):
         obj = _parse(raw, f"line {n + 1}", n)
         seq = obj.get("seq")
-        if seq != n:
+        if type(seq) is not int or seq != n:
             raise VerificationError(f"expected seq {n}, found {seq!r} (missing or moved)", n)
         if set(obj) != set(LINE_FIELDS):
             raise VerificationError("unexpected or missing fields", seq)
@@ -91,21 +88,54 @@ def verify_bytes(data: bytes) -> Report:
             raise VerificationError("the secret part does not match its digest (edited?)", seq)
         report.head = obj["hash"]
         report.events += 1
-        _collect(obj, seq, commitments, rolls, revealed_seeds, report)
+        try:
+            if seq == 1:
+                created = _created(obj, header)
+            _collect(obj, seq, commitments, rolls, revealed_seeds, report)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise VerificationError(f"malformed event ({type(exc).__name__}: {exc})", seq) from None
 
     if header.get("events") != report.events:
         raise VerificationError(
             f"the header counts {header.get('events')} events but the file has {report.events}"
         )
-    if report.events and header.get("head") != report.head:
+    if not report.events:
+        raise VerificationError("the export holds no events")
+    if header.get("head") != report.head:
         raise VerificationError("the header's head hash is not the last event's hash")
     body = b"".join(line + b"\n" for line in lines[1:])
     if header.get("body_sha256") != hashlib.sha256(body).hexdigest():
         raise VerificationError("the header's body digest does not match the events")
 
+    # Campaign and ruleset come from the hashed CampaignCreated event, never from
+    # the header, so an edited header cannot change what is checked.
+    ruleset = REGISTRY.get(created["ruleset"])
     for index in sorted(rolls):
-        _check_roll(campaign, index, rolls[index], commitments, revealed_seeds, ruleset, report)
+        obj = rolls[index]
+        try:
+            _check_roll(created["campaign"], index, obj, commitments, revealed_seeds, ruleset,
+                        report)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise VerificationError(
+                f"malformed roll {index} ({type(exc).__name__}: {exc})", obj["seq"]
+            ) from None
     return report
+
+
+def _created(obj: dict[str, Any], header: dict[str, Any]) -> dict[str, Any]:
+    """Event 1 must create the campaign; the header must agree with it."""
+    if obj["type"] != "CampaignCreated":
+        raise VerificationError("the first event is not CampaignCreated", 1)
+    payload = obj["payload"]
+    campaign, ruleset = payload["campaign"], payload["ruleset"]
+    if not isinstance(campaign, str) or not isinstance(ruleset, str):
+        raise TypeError("campaign and ruleset must be strings")
+    for key, value in (("campaign", campaign), ("ruleset", ruleset)):
+        if header.get(key) != value:
+            raise VerificationError(
+                f"the header's {key} {header.get(key)!r} is not the campaign's {value!r}"
+            )
+    return {"campaign": campaign, "ruleset": ruleset}
 
 
 def _collect(
@@ -150,6 +180,10 @@ def _check_roll(
         raise VerificationError(f"roll {index} has no commitment published before it", seq)
     if roll["commitment"] != published[0]:
         raise VerificationError(f"roll {index} does not use its published commitment", seq)
+    if type(roll["count"]) is not int or roll["count"] not in (1, 2):
+        raise VerificationError(f"roll {index} has {roll['count']!r} dice; 1 or 2 allowed", seq)
+    if type(roll["secret"]) is not bool:
+        raise VerificationError(f"roll {index} has no boolean 'secret' flag", seq)
     if roll["secret"]:
         seed_hex = revealed_seeds.get(index)
         recorded = obj["secret"]["dice"] if obj["secret"] is not None else None

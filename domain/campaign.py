@@ -321,7 +321,9 @@ class Campaign(Aggregate):
         record = _record(ctx, 1, "CampaignCreated", payload, None, GENESIS)
         record["internal"] = {"token_hashes": token_hashes, **(internal or {})}
         campaign = cls(id=campaign_id, record=record)
-        campaign._publish_batch(ctx)
+        # The first batch is the creation's last event, so it carries the
+        # Idempotency-Key (if any): a retry is answered as of that version.
+        campaign._publish_batch(ctx, main=True)
         return campaign
 
     def roll(
@@ -339,7 +341,7 @@ class Campaign(Aggregate):
             raise InvalidInput("dice must be 1 (dr) or 2 (DR)", field="dice")
         if not purpose.strip() or len(purpose) > MAX_PURPOSE:
             raise InvalidInput(f"purpose must be 1 to {MAX_PURPOSE} characters", field="purpose")
-        if purpose.startswith(f"{self.ruleset_id}:"):
+        if purpose.strip().lower().startswith(f"{self.ruleset_id}:"):
             raise InvalidInput(
                 f"purposes starting with '{self.ruleset_id}:' are reserved for the rule "
                 "endpoints, which apply the rule to the roll",
@@ -349,7 +351,7 @@ class Campaign(Aggregate):
         payload: dict[str, Any] = {"roll": pub}
         if secret:
             payload["owner"] = ctx.actor
-        return self._command_done(ctx, self._emit(ctx, "DiceRolled", payload, sec, main=True))
+        return self._seq(self._emit(ctx, "DiceRolled", payload, sec, main=True))
 
     def reveal(self, ctx: Ctx, seq: int) -> int:
         """Reveal the secret part of event ``seq`` (and the seed, for a roll)."""
@@ -444,9 +446,7 @@ class Campaign(Aggregate):
         if base is None:
             # A "-" on the CPP Base # chart: nothing arrives, no DR is made.
             payload["repl"] = 0
-            return self._command_done(
-                ctx, self._emit(ctx, "CPPReplenished", payload, None, main=True)
-            )
+            return self._seq(self._emit(ctx, "CPPReplenished", payload, None, main=True))
         purpose = f"{self.ruleset_id}:{rule} CPP Replenishment"
         pub, sec = self._draw(ctx, 2, purpose, secret=True, client_nonce=client_nonce)
         assert sec is not None
@@ -454,9 +454,7 @@ class Campaign(Aggregate):
         payload["owner"] = side
         payload["roll"] = pub
         secret = {**sec, "dr": dr, "repl": rules.replenished(base, dr)}
-        return self._command_done(
-            ctx, self._emit(ctx, "CPPReplenished", payload, secret, main=True)
-        )
+        return self._seq(self._emit(ctx, "CPPReplenished", payload, secret, main=True))
 
     def purchase_rg(self, ctx: Ctx, side: str, rg: str, cost: int, *, secret: bool) -> int:
         """8.619: buy an RG for ``cost`` CPP (limits per 8.6195-8.6196 come later)."""
@@ -491,7 +489,7 @@ class Campaign(Aggregate):
             record = self._emit(ctx, "RGPurchased", payload, values, main=True)
         else:
             record = self._emit(ctx, "RGPurchased", {**payload, **values}, None, main=True)
-        return self._command_done(ctx, record)
+        return self._seq(record)
 
     def purchase_recon(
         self,
@@ -552,7 +550,7 @@ class Campaign(Aggregate):
             record = self._emit(ctx, "ReconPurchased", payload, {**(sec or {}), **values}, True)
         else:
             record = self._emit(ctx, "ReconPurchased", {**payload, **values}, None, main=True)
-        return self._command_done(ctx, record)
+        return self._seq(record)
 
     # ------------------------------------------------------------------ helpers
 
@@ -606,8 +604,16 @@ class Campaign(Aggregate):
     def _draw(
         self, ctx: Ctx, count: int, purpose: str, *, secret: bool, client_nonce: str | None
     ) -> tuple[dict[str, Any], dict[str, Any] | None]:
-        """Use the next committed seed. Returns the public and secret parts of the roll."""
+        """Use the next committed seed. Returns the public and secret parts of the roll.
+
+        If fewer than LOW_WATER committed indices would be left unused after this
+        roll, the next batch is published first, so commitments always stay far
+        ahead of the rolls and the command's main record is its last event (an
+        idempotent retry then rebuilds its response at exactly that version).
+        """
         index = len(self.rolls)
+        if len(self.commitments) - (index + 1) < dice.LOW_WATER:
+            self._publish_batch(ctx)
         seed = self.seed(index, ctx.sealer)
         nonce_source = "client"
         if client_nonce is None:
@@ -636,13 +642,11 @@ class Campaign(Aggregate):
             return pub, {"dice": result}
         return {**pub, "dice": result, "seed": seed.hex()}, None
 
-    def _command_done(self, ctx: Ctx, record: dict[str, Any]) -> int:
-        """After a roll-using command: keep the commitments ahead of the rolls."""
-        if len(self.commitments) - len(self.rolls) < dice.LOW_WATER:
-            self._publish_batch(ctx)
+    @staticmethod
+    def _seq(record: dict[str, Any]) -> int:
         return int(record["seq"])
 
-    def _publish_batch(self, ctx: Ctx) -> None:
+    def _publish_batch(self, ctx: Ctx, *, main: bool = False) -> None:
         first = len(self.commitments)
         seeds = [ctx.entropy(SEED_BYTES) for _ in range(dice.BATCH_SIZE)]
         payload = {
@@ -650,7 +654,7 @@ class Campaign(Aggregate):
             "commitments": [dice.commitment(self.cid, first + k, s) for k, s in enumerate(seeds)],
         }
         internal = {"sealed": ctx.sealer.seal(b"".join(seeds), self._aad(first))}
-        self._emit(ctx, "CommitmentsPublished", payload, None, internal=internal)
+        self._emit(ctx, "CommitmentsPublished", payload, None, main=main, internal=internal)
 
     def _aad(self, first: int) -> bytes:
         return f"cgledger/v1/seeds\n{self.cid}\n{first}".encode()

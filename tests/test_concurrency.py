@@ -1,0 +1,616 @@
+"""Idempotency-Key, If-Match and concurrent writers (DESIGN §3 and §6).
+
+* A retry with the same Idempotency-Key returns the first response and
+  appends nothing; the same key for a different request (or from another
+  role) is refused with 422 and never hands out the first response.
+* If-Match: "<version>" appends only on the version the client read; a stale
+  version gets 409 and appends nothing.
+* Concurrent writers never corrupt a campaign: a lost race is retried from a
+  fresh load (so the rules are checked again) or, under If-Match, becomes a
+  409. No overspending, no gap in the seqs, no roll index used twice.
+
+Every test here runs on SQLite and on PostgreSQL (see ``conftest.py``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from conftest import Game
+from fastapi.testclient import TestClient
+
+from cgledger.ledger import Ledger
+from cgledger.verify import verify_bytes
+from domain import cpp as cppbook
+from domain import dice
+from domain.errors import DomainError, RuleViolation, VersionConflict
+from domain.visibility import REFEREE
+from projections.eventlog import export_jsonl
+
+PROBLEM = "application/problem+json"
+THREADS = 8
+N = 24
+#: The ledger retries a lost race up to MAX_ATTEMPTS (20) times, and a request
+#: can only lose a race to another request that appended. Races with fewer than
+#: 20 appending requests therefore never end in "too busy", and the outcome of
+#: every request is decided by the rules alone.
+WRITERS = 20
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def key() -> str:
+    """A fresh Idempotency-Key. Keys must be unique across tests: the PostgreSQL
+    database is shared by the whole session, and a campaign created under a key
+    takes its id from that key."""
+    return f"test-{uuid.uuid4()}"
+
+
+def problem(r: Any, status: int) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].split(";")[0].strip() == PROBLEM, r.headers
+    body: dict[str, Any] = r.json()
+    for member in ("type", "title", "status", "detail"):
+        assert member in body, body
+    assert body["status"] == status
+    return body
+
+
+def created(r: Any) -> dict[str, Any]:
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def events(game: Game) -> list[dict[str, Any]]:
+    r = game.client.get(game.url + "/events", params={"limit": 1000}, headers=game.h("referee"))
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["next_after"] is None, "more than one page of events"
+    items: list[dict[str, Any]] = body["items"]
+    return items
+
+
+def assert_log_sound(game: Game) -> list[dict[str, Any]]:
+    """Seqs 1..version without a gap, a chained log, and a verifiable export."""
+    version = game.version()
+    items = events(game)
+    assert [e["seq"] for e in items] == list(range(1, version + 1))
+    for prev, cur in itertools.pairwise(items):
+        assert cur["prev_hash"] == prev["hash"]
+    r = game.client.get(game.url + "/export", headers=game.h("referee"))
+    assert r.status_code == 200, r.text
+    report = verify_bytes(r.content)
+    assert report.events == version
+    return items
+
+
+def roster_line(game: Game, side: str, cg_date: str) -> dict[str, Any]:
+    r = game.client.get(game.url + "/roster", params={"side": side}, headers=game.h("referee"))
+    assert r.status_code == 200, r.text
+    (line,) = [x for x in r.json()["lines"] if x["cg_date"] == cg_date]
+    return dict(line)
+
+
+def german_at_19pm(game: Game) -> int:
+    """Begin 19 PM, make the German 8.616 DR; return the German's total CPP."""
+    assert created(game.post("referee", "/cg-dates", {}))["cg_date"] == "19 PM"
+    created(game.post("German", "/cpp-replenishments", {}))
+    line = roster_line(game, "German", "19 PM")
+    assert line["start"] == 2
+    assert line["total"] == line["start"] + line["repl"]
+    total: int = line["total"]
+    return total
+
+
+def fire(n: int, call: Callable[[int], Any], threads: int = THREADS) -> list[Any]:
+    """Run ``call(i)`` for i in range(n) from ``threads`` threads, released together."""
+    gate = threading.Barrier(min(threads, n))
+
+    def run(i: int) -> Any:
+        if i < threads:
+            gate.wait(timeout=30)
+        return call(i)
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        return list(pool.map(run, range(n)))
+
+
+ROLL = {"dice": 2, "purpose": "Random Event DR", "client_nonce": "n-1"}
+
+
+# --------------------------------------------------------------- Idempotency-Key
+
+
+def test_roll_retry_with_same_key_is_replayed(kgp: Game) -> None:
+    k = key()
+    read = kgp.version()
+    first = kgp.post("German", "/rolls", ROLL, **{"Idempotency-Key": k, "If-Match": f'"{read}"'})
+    a = created(first)
+    assert "Idempotent-Replayed" not in first.headers
+    version = kgp.version()
+
+    # the retry carries the same headers; its If-Match is stale by now
+    again = kgp.post("German", "/rolls", ROLL, **{"Idempotency-Key": k, "If-Match": f'"{read}"'})
+    b = created(again)
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    for field in ("index", "commitment", "dice", "seed", "seq", "side", "purpose", "client_nonce"):
+        assert b[field] == a[field], field
+    assert kgp.version() == version
+    assert [e["type"] for e in events(kgp)].count("DiceRolled") == 1
+
+    # the retry is still the first response after other writes
+    created(kgp.post("German", "/rolls", {**ROLL, "client_nonce": "n-2"}))
+    version = kgp.version()
+    late = kgp.post("German", "/rolls", ROLL, **{"Idempotency-Key": k})
+    assert created(late)["index"] == a["index"]
+    assert late.headers.get("Idempotent-Replayed") == "true"
+    assert kgp.version() == version
+
+
+def test_secret_roll_retry_is_replayed(kgp: Game) -> None:
+    k = key()
+    body = {**ROLL, "secret": True}
+    a = created(kgp.post("German", "/rolls", body, **{"Idempotency-Key": k}))
+    version = kgp.version()
+    b = created(kgp.post("German", "/rolls", body, **{"Idempotency-Key": k}))
+    assert b == a
+    assert a["dice"] is not None
+    assert a["secret"] is True
+    assert kgp.version() == version
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {**ROLL, "purpose": "Another DR"},
+        {**ROLL, "dice": 1},
+        {**ROLL, "secret": True},
+        {**ROLL, "client_nonce": "n-9"},
+    ],
+    ids=["purpose", "dice", "secret", "nonce"],
+)
+def test_same_key_different_body_is_refused(kgp: Game, other: dict[str, Any]) -> None:
+    k = key()
+    created(kgp.post("German", "/rolls", ROLL, **{"Idempotency-Key": k}))
+    version = kgp.version()
+    body = problem(kgp.post("German", "/rolls", other, **{"Idempotency-Key": k}), 422)
+    assert body.get("field") == "Idempotency-Key" or "Idempotency-Key" in body["detail"]
+    assert kgp.version() == version
+
+
+def test_same_key_on_another_endpoint_is_refused(kgp: Game) -> None:
+    k = key()
+    created(kgp.post("German", "/rolls", ROLL, **{"Idempotency-Key": k}))
+    version = kgp.version()
+    r = kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 1}, **{"Idempotency-Key": k})
+    problem(r, 422)
+    assert kgp.version() == version
+
+
+@pytest.mark.parametrize("secret", [False, True], ids=["public", "secret"])
+def test_same_key_from_the_other_side_is_refused(kgp: Game, secret: bool) -> None:
+    k = key()
+    body = {**ROLL, "secret": secret}
+    german = created(kgp.post("German", "/rolls", body, **{"Idempotency-Key": k}))
+    version = kgp.version()
+    r = kgp.post("US", "/rolls", body, **{"Idempotency-Key": k})
+    refusal = problem(r, 422)
+    assert "Idempotent-Replayed" not in r.headers
+    for leaked in ("index", "dice", "commitment", "seed", "seq"):
+        assert leaked not in refusal
+    assert german["commitment"] not in r.text
+    assert kgp.version() == version
+    # nor does the referee get the German's response back under that key
+    problem(kgp.post("referee", "/rolls", body, **{"Idempotency-Key": k}), 422)
+    assert kgp.version() == version
+
+
+def test_rule_endpoint_retry_is_replayed_not_refused(kgp: Game) -> None:
+    """8.616 allows one DR a date: a retry of that DR is the same DR, not a second one."""
+    created(kgp.post("referee", "/cg-dates", {}))
+    k = key()
+    a = created(kgp.post("German", "/cpp-replenishments", {}, **{"Idempotency-Key": k}))
+    version = kgp.version()
+    again = kgp.post("German", "/cpp-replenishments", {}, **{"Idempotency-Key": k})
+    b = created(again)
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert b == a
+    assert kgp.version() == version
+    # without the key it is a second DR, which 8.616 refuses
+    assert problem(kgp.post("German", "/cpp-replenishments", {}), 409)["rule"] == "8.616"
+
+
+def test_cg_date_retry_returns_the_first_response(kgp: Game) -> None:
+    """The retry of "begin 19 PM" is answered with the response that began 19 PM,
+    even after the campaign has moved on to 19 N."""
+    k = key()
+    first = created(kgp.post("referee", "/cg-dates", {}, **{"Idempotency-Key": k}))
+    assert first["cg_date"] == "19 PM"
+    created(kgp.post("US", "/cpp-replenishments", {}))
+    created(kgp.post("German", "/cpp-replenishments", {}))
+    assert created(kgp.post("referee", "/cg-dates", {}))["cg_date"] == "19 N"
+    version = kgp.version()
+
+    again = kgp.post("referee", "/cg-dates", {}, **{"Idempotency-Key": k})
+    retry = created(again)
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert kgp.version() == version  # nothing appended: this part holds
+    assert retry["seq"] == first["seq"]
+    assert retry["cg_date"] == first["cg_date"] == "19 PM", retry
+    assert retry["version"] == first["version"], retry
+
+
+def test_create_campaign_retry_after_writes_returns_the_first_response(client: TestClient) -> None:
+    k = key()
+    first = created(client.post("/v1/campaigns", json=CREATE, headers={"Idempotency-Key": k}))
+    auth = {"Authorization": f"Bearer {first['tokens']['referee']}"}
+    url = f"/v1/campaigns/{first['id']}"
+    assert client.post(url + "/cg-dates", json={}, headers=auth).status_code == 201
+    again = created(client.post("/v1/campaigns", json=CREATE, headers={"Idempotency-Key": k}))
+    assert again["id"] == first["id"]
+    assert again["tokens"] == first["tokens"]
+    assert again["cg_date"] == first["cg_date"] == "19 AM", again
+    assert again["version"] == first["version"], again
+
+
+def test_concurrent_retries_with_one_key_append_once(kgp: Game) -> None:
+    k = key()
+    version = kgp.version()
+    results = fire(N // 2, lambda _: kgp.post("German", "/rolls", ROLL, **{"Idempotency-Key": k}))
+    bodies = [created(r) for r in results]
+    assert len({(b["index"], b["commitment"], tuple(b["dice"])) for b in bodies}) == 1
+    assert sum(r.headers.get("Idempotent-Replayed") == "true" for r in results) == len(results) - 1
+    assert [e["type"] for e in events(kgp)].count("DiceRolled") == 1
+    assert kgp.version() == version + 1
+    assert_log_sound(kgp)
+
+
+CREATE = {"ruleset": "kgp", "campaign": "CG I", "title": "idem", "initial_cpp": {"German": 2}}
+
+
+def test_create_campaign_retry_with_same_key(client: TestClient) -> None:
+    k = key()
+    first = client.post("/v1/campaigns", json=CREATE, headers={"Idempotency-Key": k})
+    a = created(first)
+    assert "Idempotent-Replayed" not in first.headers
+    again = client.post("/v1/campaigns", json=CREATE, headers={"Idempotency-Key": k})
+    b = created(again)
+    assert again.headers.get("Idempotent-Replayed") == "true"
+    assert b["id"] == a["id"]
+    assert b["tokens"] == a["tokens"]
+    assert b["version"] == a["version"]
+    for role, token in b["tokens"].items():
+        r = client.get(f"/v1/campaigns/{a['id']}", headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 200, r.text
+        assert r.json()["you"] == role
+        assert r.json()["version"] == a["version"]
+
+    for other in ({**CREATE, "title": "other"}, {**CREATE, "campaign": "CG II"}):
+        body = problem(
+            client.post("/v1/campaigns", json=other, headers={"Idempotency-Key": k}), 422
+        )
+        assert "tokens" not in body
+        assert a["tokens"]["referee"] not in json_text(body)
+    r = client.get(
+        f"/v1/campaigns/{a['id']}", headers={"Authorization": f"Bearer {a['tokens']['referee']}"}
+    )
+    assert r.json()["version"] == a["version"]
+    assert r.json()["title"] == "idem"
+
+
+def json_text(body: Any) -> str:
+    return json.dumps(body)
+
+
+def test_create_campaign_without_key_makes_new_campaigns(client: TestClient) -> None:
+    a = created(client.post("/v1/campaigns", json=CREATE))
+    b = created(client.post("/v1/campaigns", json=CREATE))
+    assert a["id"] != b["id"]
+    assert a["tokens"] != b["tokens"]
+
+
+def test_concurrent_create_with_one_key(client: TestClient) -> None:
+    k = key()
+    results = fire(
+        THREADS, lambda _: client.post("/v1/campaigns", json=CREATE, headers={"Idempotency-Key": k})
+    )
+    bodies = [created(r) for r in results]
+    assert len({b["id"] for b in bodies}) == 1
+    assert all(b["tokens"] == bodies[0]["tokens"] for b in bodies)
+
+
+# ------------------------------------------------------------------- If-Match
+
+
+def test_etag_is_the_quoted_version(kgp: Game) -> None:
+    r = kgp.get("German")
+    assert r.status_code == 200
+    assert r.headers["ETag"] == f'"{r.json()["version"]}"'
+    posted = kgp.post("German", "/rolls", ROLL)
+    created(posted)
+    assert posted.headers["ETag"] == f'"{kgp.version()}"'
+    r = kgp.get("US")
+    assert r.headers["ETag"] == f'"{r.json()["version"]}"'
+
+
+def test_if_match_current_version(kgp: Game) -> None:
+    version = kgp.version()
+    r = kgp.post("German", "/rolls", ROLL, **{"If-Match": f'"{version}"'})
+    created(r)
+    assert kgp.version() > version
+    # a weak validator names the same version
+    version = kgp.version()
+    created(kgp.post("German", "/rolls", ROLL, **{"If-Match": f'W/"{version}"'}))
+
+
+def test_if_match_stale_version(kgp: Game) -> None:
+    stale = kgp.version()
+    created(kgp.post("US", "/rolls", ROLL))
+    version = kgp.version()
+    before = events(kgp)
+    for path, body in (
+        ("/rolls", ROLL),
+        ("/cg-dates", {}),
+        ("/rg-purchases", {"rg": "I2", "cpp": 1}),
+    ):
+        r = kgp.post("German", path, body, **{"If-Match": f'"{stale}"'})
+        refusal = problem(r, 409)
+        assert str(stale) in refusal["detail"], refusal
+    assert kgp.version() == version
+    assert events(kgp) == before
+    # a version from the future is just as stale
+    problem(kgp.post("German", "/rolls", ROLL, **{"If-Match": f'"{version + 5}"'}), 409)
+    assert kgp.version() == version
+
+
+def test_if_match_must_be_a_version(kgp: Game) -> None:
+    version = kgp.version()
+    body = problem(kgp.post("German", "/rolls", ROLL, **{"If-Match": '"abc"'}), 422)
+    assert body.get("field") == "If-Match" or "If-Match" in body["detail"]
+    assert kgp.version() == version
+
+
+# --------------------------------------------------------- concurrent writers
+
+
+def _purchase_results(results: list[Any]) -> tuple[int, list[dict[str, Any]]]:
+    successes = 0
+    refusals = []
+    for r in results:
+        if r.status_code == 201:
+            successes += 1
+        else:
+            refusals.append(problem(r, 409))
+    return successes, refusals
+
+
+def test_concurrent_rg_purchases_never_overspend(kgp: Game) -> None:
+    total = german_at_19pm(kgp)
+    results = fire(N, lambda _: kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 3}))
+    successes, refusals = _purchase_results(results)
+    for refusal in refusals:
+        assert refusal.get("rule") == "8.619", refusal
+        assert refusal["detail"].startswith("8.619:"), refusal
+    assert successes == min(N, total // 3)
+
+    line = roster_line(kgp, "German", "19 PM")
+    assert line["left"] == total - 3 * successes >= 0
+    assert line["spent"] == 3 * successes
+    assert len(line["rg_purchased"]) == successes
+    items = assert_log_sound(kgp)
+    assert Counter(e["type"] for e in items)["RGPurchased"] == successes
+    seqs = sorted(r.json()["seq"] for r in results if r.status_code == 201)
+    assert len(set(seqs)) == successes
+
+
+def test_concurrent_rg_purchases_with_if_match(kgp: Game) -> None:
+    total = german_at_19pm(kgp)
+    version = kgp.version()
+    results = fire(
+        N,
+        lambda _: kgp.post(
+            "German", "/rg-purchases", {"rg": "I2", "cpp": 3}, **{"If-Match": f'"{version}"'}
+        ),
+    )
+    successes, refusals = _purchase_results(results)
+    assert successes == 1
+    assert len(refusals) == N - 1
+    for refusal in refusals:
+        assert refusal["type"].endswith("version-conflict"), refusal
+    assert kgp.version() == version + 1
+    line = roster_line(kgp, "German", "19 PM")
+    assert line["left"] == total - 3
+    items = assert_log_sound(kgp)
+    assert Counter(e["type"] for e in items)["RGPurchased"] == 1
+
+
+def test_concurrent_rolls_use_every_index_once(kgp: Game) -> None:
+    version = kgp.version()
+    n = WRITERS
+    results = fire(n, lambda i: kgp.post("US" if i % 2 else "German", "/rolls", ROLL))
+    bodies = [created(r) for r in results]
+    indices = sorted(b["index"] for b in bodies)
+    assert indices == list(range(n))
+    assert len({b["seq"] for b in bodies}) == n
+    items = assert_log_sound(kgp)
+    assert kgp.version() >= version + n
+    rolled = [e for e in items if e["type"] == "DiceRolled"]
+    assert [e["payload"]["roll"]["index"] for e in rolled] == list(range(n))
+
+
+def test_concurrent_mixed_writers(kgp: Game) -> None:
+    """Purchases, recon and rolls of both sides racing: every rule still holds."""
+    total = german_at_19pm(kgp)
+    created(kgp.post("US", "/cpp-replenishments", {}))
+    us_total = roster_line(kgp, "US", "19 PM")["total"]
+
+    def call(i: int) -> Any:
+        kind = i % 4
+        if kind == 0:
+            return kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 5})
+        if kind == 1:
+            return kgp.post("US", "/rg-purchases", {"rg": "A1", "cpp": 7})
+        if kind == 2:
+            return kgp.post("German" if i % 8 == 2 else "US", "/rolls", ROLL)
+        return kgp.post("referee", "/rolls", ROLL)
+
+    n = 16  # at most 16 appending requests: see WRITERS
+    results = fire(n, call)
+    for r in results:
+        if r.status_code != 201:
+            assert problem(r, 409).get("rule") == "8.619", r.text
+    german = sum(r.status_code == 201 for r in results[0::4])
+    us = sum(r.status_code == 201 for r in results[1::4])
+    assert german == min(n // 4, total // 5)
+    assert us == min(n // 4, us_total // 7)
+    assert all(r.status_code == 201 for i, r in enumerate(results) if i % 4 in (2, 3))
+    assert roster_line(kgp, "German", "19 PM")["left"] == total - 5 * german
+    assert roster_line(kgp, "US", "19 PM")["left"] == us_total - 7 * us
+    items = assert_log_sound(kgp)
+    indices = [e["payload"]["roll"]["index"] for e in items if "roll" in e["payload"]]
+    assert indices == list(range(len(indices)))
+
+
+# ------------------------------------------------------------- ledger level
+
+
+def _ledger_campaign(ledger: Ledger) -> str:
+    made = ledger.create_campaign(
+        ruleset="kgp",
+        campaign="CG I",
+        title="ledger",
+        start_date=None,
+        initial_cpp={"German": 2},
+        idempotency_key=None,
+        request_fingerprint="create",
+    )
+    cid = made.campaign.cid
+    ledger.execute(
+        cid, REFEREE, lambda c, ctx: c.begin_cg_date(ctx, None), operation="cg-date", body={}
+    )
+    ledger.execute(
+        cid,
+        "German",
+        lambda c, ctx: c.replenish_cpp(ctx, "German", None),
+        operation="cpp-replenishment",
+        body={},
+    )
+    return cid
+
+
+def _verify_ledger(ledger: Ledger, cid: str) -> list[dict[str, Any]]:
+    campaign = ledger.load(cid)
+    records = ledger.records(campaign)
+    assert [r["seq"] for r in records] == list(range(1, campaign.version + 1))
+    data = export_jsonl(
+        {"campaign": cid, "ruleset": "kgp", "campaign_name": "CG I", "exported_at": "now"},
+        records,
+        REFEREE,
+        campaign.is_revealed,
+    )
+    assert verify_bytes(data).events == campaign.version
+    return records
+
+
+def test_ledger_concurrent_purchases(ledger: Ledger) -> None:
+    cid = _ledger_campaign(ledger)
+    total = cppbook.total(ledger.load(cid).cpp["German"][-1])
+
+    def buy(i: int) -> Any:
+        try:
+            return ledger.execute(
+                cid,
+                "German",
+                lambda c, ctx: c.purchase_rg(ctx, "German", "I2", 3, secret=True),
+                operation="rg-purchase",
+                body={"i": i},
+            )
+        except DomainError as exc:
+            return exc
+
+    results = fire(N, buy)
+    failures = [r for r in results if isinstance(r, DomainError)]
+    for exc in failures:
+        assert isinstance(exc, RuleViolation), repr(exc)
+        assert exc.rule == "8.619"
+    successes = N - len(failures)
+    assert successes == min(N, total // 3)
+    line = ledger.load(cid).cpp["German"][-1]
+    assert cppbook.left(line) == total - 3 * successes >= 0
+    records = _verify_ledger(ledger, cid)
+    assert sum(r["type"] == "RGPurchased" for r in records) == successes
+
+
+def test_ledger_concurrent_purchases_if_match(ledger: Ledger) -> None:
+    cid = _ledger_campaign(ledger)
+    version = ledger.load(cid).version
+
+    def buy(i: int) -> Any:
+        try:
+            return ledger.execute(
+                cid,
+                "German",
+                lambda c, ctx: c.purchase_rg(ctx, "German", "I2", 3, secret=True),
+                operation="rg-purchase",
+                body={"i": i},
+                if_match=version,
+            )
+        except DomainError as exc:
+            return exc
+
+    results = fire(N, buy)
+    failures = [r for r in results if isinstance(r, DomainError)]
+    assert len(failures) == N - 1
+    assert all(isinstance(exc, VersionConflict) for exc in failures), failures
+    assert ledger.load(cid).version == version + 1
+    records = _verify_ledger(ledger, cid)
+    assert sum(r["type"] == "RGPurchased" for r in records) == 1
+
+
+def test_ledger_concurrent_rolls_cross_a_commitment_batch(ledger: Ledger) -> None:
+    """Rolls race past the point (LOW_WATER) where a new batch of commitments is
+    published: every index is used once, in order, under an earlier commitment."""
+    cid = _ledger_campaign(ledger)
+    while len(ledger.load(cid).rolls) < dice.BATCH_SIZE - dice.LOW_WATER - WRITERS // 2:
+        ledger.execute(
+            cid,
+            "US",
+            lambda c, ctx: c.roll(ctx, count=1, purpose="warm-up", secret=False, client_nonce=None),
+            operation="roll",
+            body={},
+        )
+    start = len(ledger.load(cid).rolls)
+    n = WRITERS
+    assert start < dice.BATCH_SIZE - dice.LOW_WATER < start + n
+
+    def roll(i: int) -> Any:
+        return ledger.execute(
+            cid,
+            "German" if i % 2 else "US",
+            lambda c, ctx: c.roll(
+                ctx, count=2, purpose=f"roll {i}", secret=i % 3 == 0, client_nonce=None
+            ),
+            operation="roll",
+            body={"i": i},
+        )
+
+    done = fire(n, roll)
+    assert len({d.seq for d in done}) == n
+    campaign = ledger.load(cid)
+    assert len(campaign.rolls) == start + n
+    records = _verify_ledger(ledger, cid)
+    indices = [r["payload"]["roll"]["index"] for r in records if "roll" in r["payload"]]
+    assert indices == list(range(start + n))
+    assert len(campaign.commitments) == 2 * dice.BATCH_SIZE
+    published = [r for r in records if r["type"] == "CommitmentsPublished"]
+    assert [r["payload"]["first_index"] for r in published] == [0, dice.BATCH_SIZE]

@@ -1,0 +1,466 @@
+"""Replay properties of the campaign aggregate (DESIGN §5, §6).
+
+Hypothesis draws random histories of commands (free rolls, public or Secret;
+new CG Dates; 8.616 CPP Replenishments; 8.619 RG purchases; 8.622 Recon;
+reveals), each by a random role: the acting side, its opponent, the referee
+or an observer. Then:
+
+* a refused command (any ``DomainError``) appends nothing and changes nothing;
+* after every accepted command the invariants hold: roll indices contiguous,
+  commitments ahead of the rolls and matching their sealed seeds, every die
+  recomputable (cgledger-dice/1), no CPP line below 0, an intact hash chain;
+* replaying the stored events, with or without snapshots and as of any
+  version, rebuilds exactly the state the live aggregate had;
+* every viewer's export of the history passes ``cgledger verify``.
+
+The domain properties run without a database (``eventsourcing.popo``); the
+last property runs through :class:`cgledger.ledger.Ledger` on SQLite and
+PostgreSQL. No timing assertions.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import random
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import hypothesis
+from eventsourcing.application import project_aggregate
+from hypothesis import HealthCheck, given
+from hypothesis import strategies as st
+
+from cgledger.ledger import CampaignStore, Done, Ledger
+from cgledger.sealing import AesGcmSealer
+from cgledger.settings import Settings
+from cgledger.verify import verify_bytes
+from domain import cpp as cppbook
+from domain import dice
+from domain.campaign import Campaign, Ctx, token_hash
+from domain.chain import GENESIS, event_hash, secret_digest
+from domain.errors import DomainError
+from domain.visibility import OBSERVER, REFEREE
+from projections.eventlog import export_jsonl
+
+NOW = "2026-01-01T00:00:00Z"
+SEALER = AesGcmSealer(bytes(32))
+SIDES = ("US", "German")
+ROLES = (*SIDES, REFEREE, OBSERVER)
+CGS = ("CG I", "CG II", "CG III")
+
+# --------------------------------------------------------------------- commands
+# A command is a tuple: (kind, actor, *arguments). ``actor`` is a role name;
+# for side commands it may be "self" (the side acts for itself) or
+# "opponent" (the other side tries to).
+
+actor = st.sampled_from(ROLES)
+side_actor = st.sampled_from(("self", "self", "self", REFEREE, "opponent", OBSERVER))
+side = st.sampled_from(SIDES)
+
+Command = tuple[Any, ...]
+
+COMMANDS: st.SearchStrategy[Command] = st.one_of(
+    st.tuples(st.just("roll"), actor, st.integers(1, 2), st.booleans()),
+    st.tuples(st.just("begin"), actor),
+    st.tuples(st.just("replenish"), side_actor, side),
+    st.tuples(
+        st.just("rg"),
+        side_actor,
+        side,
+        st.integers(1, 10),
+        st.booleans(),
+        st.sampled_from(("I2", "V3", "HW1", "bad id")),
+    ),
+    st.tuples(st.just("recon"), side_actor, side, st.integers(1, 2), st.booleans(), st.booleans()),
+    # reveal: pick one of the secrets (True) or any seq (False), by ``pick``.
+    st.tuples(st.just("reveal"), actor, st.booleans(), st.integers(0, 1000)),
+    # advance: the referee replenishes whoever is due and begins the next CG
+    # Date, ``n`` times, so that histories reach late CG Dates.
+    st.tuples(st.just("advance"), st.just(REFEREE), st.integers(1, 4)),
+)
+
+
+def role_of(cmd: Command) -> str:
+    """The role that runs ``cmd``."""
+    who = cmd[1]
+    if who == "self":
+        return str(cmd[2])
+    if who == "opponent":
+        return SIDES[1 - SIDES.index(cmd[2])]
+    return str(who)
+
+
+def run(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
+    """Run one (non-macro) command; return the seq it appended."""
+    kind = cmd[0]
+    if kind == "roll":
+        return campaign.roll(ctx, count=cmd[2], purpose="free", secret=cmd[3], client_nonce=None)
+    if kind == "begin":
+        return campaign.begin_cg_date(ctx, None)
+    if kind == "replenish":
+        return campaign.replenish_cpp(ctx, cmd[2], None)
+    if kind == "rg":
+        return campaign.purchase_rg(ctx, cmd[2], cmd[5], cmd[3], secret=cmd[4])
+    if kind == "recon":
+        return campaign.purchase_recon(
+            ctx, cmd[2], cmd[3], lax=cmd[5], secret=cmd[4], client_nonce=None
+        )
+    if kind == "reveal":
+        secrets = sorted(int(s) for s in campaign.secrets)
+        if cmd[2] and secrets:
+            return campaign.reveal(ctx, secrets[cmd[3] % len(secrets)])
+        return campaign.reveal(ctx, cmd[3] % (campaign.version + 3))
+    raise AssertionError(f"unknown command {kind}")
+
+
+def expand(campaign: Campaign, cmd: Command) -> list[Command]:
+    """The steps of ``cmd``: itself, or for "advance" the commands it stands for."""
+    if cmd[0] != "advance":
+        return [cmd]
+    steps: list[Command] = []
+    for _ in range(cmd[2]):
+        steps += [("replenish", REFEREE, s) for s in SIDES]
+        steps.append(("begin", REFEREE))
+    return steps
+
+
+# --------------------------------------------------------------------- helpers
+
+
+def state(campaign: Campaign) -> dict[str, Any]:
+    """The aggregate's state, without the library's list of pending events."""
+    return {k: v for k, v in vars(campaign).items() if k != "_pending_events"}
+
+
+def make_ctx(rng: random.Random) -> Callable[[str], Ctx]:
+    def ctx(role: str) -> Ctx:
+        return Ctx(actor=role, now=NOW, entropy=rng.randbytes, sealer=SEALER)
+
+    return ctx
+
+
+def records_of(store: CampaignStore, campaign: Campaign) -> list[dict[str, Any]]:
+    return [e.record for e in store.events.get(campaign.id)]
+
+
+def check_invariants(
+    campaign: Campaign, records: list[dict[str, Any]], sealer: AesGcmSealer = SEALER
+) -> None:
+    # The hash chain (domain.chain): seqs 1..n, each linked to the previous.
+    assert len(records) == campaign.version
+    head = GENESIS
+    for n, r in enumerate(records, start=1):
+        assert r["seq"] == n
+        assert r["prev_hash"] == head
+        assert r["hash"] == event_hash(r)
+        assert r["secret_digest"] == secret_digest(r["secret"])
+        head = r["hash"]
+    assert campaign.head == head
+
+    # Commitments: published in contiguous batches, always ahead of the rolls.
+    published: list[str] = []
+    for r in records:
+        if r["type"] == "CommitmentsPublished":
+            assert r["payload"]["first_index"] == len(published)
+            published += r["payload"]["commitments"]
+    assert campaign.commitments == published
+    assert len(campaign.commitments) - len(campaign.rolls) >= dice.LOW_WATER
+
+    # Rolls: indices 0, 1, 2, ... in seq order, each under its commitment and
+    # recomputable from its (sealed or published) seed.
+    rolled = [r for r in records if "roll" in r["payload"]]
+    assert campaign.rolls == [r["seq"] for r in rolled]
+    assert all(a < b for a, b in zip(campaign.rolls, campaign.rolls[1:], strict=False))
+    for index, r in enumerate(rolled):
+        roll = r["payload"]["roll"]
+        assert roll["index"] == index
+        assert campaign.roll_seq(index) == r["seq"]
+        assert roll["commitment"] == campaign.commitments[index]
+        seed = campaign.seed(index, sealer)  # raises if it does not match its commitment
+        recorded = r["secret"]["dice"] if roll["secret"] else roll["dice"]
+        assert len(recorded) == roll["count"]
+        assert recorded == dice.roll(
+            seed,
+            campaign=campaign.cid,
+            index=index,
+            client_nonce=roll["client_nonce"],
+            dice=roll["count"],
+            purpose=roll["purpose"],
+            side=roll["side"],
+        )
+        if not roll["secret"]:
+            assert roll["seed"] == seed.hex()
+            assert r["secret"] is None
+
+    # Secrets and reveals.
+    for r in records:
+        if r["secret"] is not None:
+            info = campaign.secrets[str(r["seq"])]
+            assert info["owner"] == r["payload"]["owner"]
+        if r["type"] == "SecretRevealed":
+            of = r["payload"]["of_seq"]
+            assert of < r["seq"]
+            assert campaign.secrets[str(of)]["revealed_seq"] == r["seq"]
+            if "seed" in r["payload"]:
+                index = r["payload"]["index"]
+                assert bytes.fromhex(r["payload"]["seed"]) == campaign.seed(index, sealer)
+    assert len(set(campaign.secrets)) == sum(r["secret"] is not None for r in records)
+
+    # CPP: no line below 0, one line per CG Date, the last one is today's.
+    for s in SIDES:
+        lines = campaign.cpp[s]
+        assert [ln["cg_date"] for ln in lines] == campaign.calendar[: campaign.date_index + 1]
+        for ln in lines:
+            assert ln["start"] >= 0
+            assert cppbook.left(ln) >= 0, ln
+            assert cppbook.next_start(ln) >= 0, ln
+            assert all(p["cpp"] >= 1 for p in ln["purchases"])
+        for prev, nxt in itertools.pairwise(lines):
+            assert nxt["start"] == cppbook.next_start(prev)
+
+
+def check_exports(campaign: Campaign, records: list[dict[str, Any]]) -> None:
+    header = {
+        "campaign": campaign.cid,
+        "ruleset": campaign.ruleset_id,
+        "campaign_name": campaign.campaign_name,
+        "exported_at": NOW,
+    }
+    revealed = sum(1 for r in records if r["type"] == "SecretRevealed" and "seed" in r["payload"])
+    public = sum(
+        1 for r in records if "roll" in r["payload"] and not r["payload"]["roll"]["secret"]
+    )
+    for viewer in ROLES:
+        data = export_jsonl(header, records, viewer, campaign.is_revealed)
+        report = verify_bytes(data)
+        assert report.events == campaign.version
+        assert report.head == campaign.head
+        assert report.rolls == len(campaign.rolls)
+        assert report.rolls_recomputed == public + revealed
+        assert report.rolls_hidden == len(campaign.rolls) - public - revealed
+
+
+def new_store(interval: int = 3) -> CampaignStore:
+    store = CampaignStore(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    store.snapshotting_intervals = {Campaign: interval}
+    return store
+
+
+def create(ctx: Callable[[str], Ctx], rng: random.Random, cg: str, cpp: dict[str, int]) -> Campaign:
+    return Campaign.create(
+        ctx("creator"),
+        campaign_id=uuid.UUID(int=rng.getrandbits(128)),
+        ruleset_id="kgp",
+        campaign_name=cg,
+        title="replay",
+        start_date=None,
+        initial_cpp=cpp,
+        token_hashes={role: token_hash(f"token-{role}") for role in (*SIDES, REFEREE)},
+    )
+
+
+# --------------------------------------------------------------------- domain only
+
+initial_cpp = st.fixed_dictionaries({s: st.integers(0, 12) for s in SIDES})
+
+
+@hypothesis.settings(max_examples=35, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    cg=st.sampled_from(CGS),
+    cpp=initial_cpp,
+    commands=st.lists(COMMANDS, min_size=15, max_size=45),
+)
+def test_random_histories_keep_invariants_and_replay_exactly(
+    seed: int, cg: str, cpp: dict[str, int], commands: list[Command]
+) -> None:
+    rng = random.Random(seed)
+    ctx = make_ctx(rng)
+    store = new_store(interval=3)
+    try:
+        campaign = create(ctx, rng, cg, cpp)
+        store.save(campaign)
+        check_invariants(campaign, records_of(store, campaign))
+        history = {campaign.version: copy.deepcopy(state(campaign))}
+        accepted = refused = 0
+        kinds: set[str] = set()
+        for cmd in commands:
+            for step in expand(campaign, cmd):
+                before = copy.deepcopy(vars(campaign))
+                version = campaign.version
+                try:
+                    seq = run(campaign, ctx(role_of(step)), step)
+                except DomainError:
+                    refused += 1
+                    assert campaign.version == version
+                    assert vars(campaign) == before, step
+                    assert campaign.collect_events() == []
+                    continue
+                accepted += 1
+                kinds.add(step[0] if step[0] != "reveal" else f"reveal {campaign.version}")
+                assert version < seq <= campaign.version
+                store.save(campaign)
+                assert campaign.collect_events() == []
+                history[campaign.version] = copy.deepcopy(state(campaign))
+                check_invariants(campaign, records_of(store, campaign))
+
+        records = records_of(store, campaign)
+        live = state(campaign)
+
+        # Replay without snapshots, from the stored events alone.
+        replayed = project_aggregate(None, store.events.get(campaign.id))
+        assert isinstance(replayed, Campaign)
+        assert state(replayed) == live
+
+        # Replay through the repository, from the latest snapshot.
+        assert store.snapshots is not None
+        snaps = list(store.snapshots.get(campaign.id))
+        assert [s.originator_version for s in snaps] == list(range(3, campaign.version + 1, 3))
+        assert state(store.repository.get(campaign.id)) == live
+
+        # Time travel: every version seen, with and without snapshots.
+        for version, expected in history.items():
+            assert state(store.repository.get(campaign.id, version=version)) == expected
+            old = project_aggregate(None, store.events.get(campaign.id, lte=version))
+            assert old is not None
+            assert state(old) == expected
+
+        check_exports(campaign, records)
+        assert accepted + refused >= len(commands)
+        for kind in sorted(kinds):
+            hypothesis.event(f"accepted: {kind.split()[0]}")
+        hypothesis.event(f"accepted commands: {min(accepted // 10 * 10, 40)}+")
+        hypothesis.event(f"CG Date reached: {campaign.calendar.index(campaign.cg_date)}")
+        if any(r["type"] == "CPPReplenished" and r["payload"]["base"] is None for r in records):
+            hypothesis.event("a '-' Base # (no DR)")
+    finally:
+        store.close()
+
+
+@hypothesis.settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    commands=st.lists(COMMANDS, min_size=5, max_size=30),
+    interval=st.integers(1, 7),
+)
+def test_replay_does_not_depend_on_the_snapshot_interval(
+    seed: int, commands: list[Command], interval: int
+) -> None:
+    """The same history (same entropy) saved under any snapshot interval loads
+    to the same state as one saved without snapshots at all."""
+    states = []
+    for every in (interval, 10**6):
+        rng = random.Random(seed)
+        ctx = make_ctx(rng)
+        store = new_store(interval=every)
+        try:
+            campaign = create(ctx, rng, "CG III", {"US": 3, "German": 5})
+            for cmd in commands:
+                for step in expand(campaign, cmd):
+                    try:
+                        run(campaign, ctx(role_of(step)), step)
+                    except DomainError:
+                        continue
+                    store.save(campaign)
+            store.save(campaign)
+            loaded = store.repository.get(campaign.id)
+            assert state(loaded) == state(campaign)
+            # Timestamps and the sealed blobs differ between runs; the rules' state must not.
+            states.append(
+                {
+                    k: v
+                    for k, v in state(loaded).items()
+                    if k not in {"_created_on", "_modified_on", "sealed"}
+                }
+            )
+        finally:
+            store.close()
+    assert states[0] == states[1]
+
+
+# --------------------------------------------------------------------- through the Ledger
+
+
+def execute_step(ledger: Ledger, cid: str, step: Command, key: str) -> Done:
+    return ledger.execute(
+        cid,
+        role_of(step),
+        lambda c, ctx: run(c, ctx, step),
+        operation=step[0],
+        body=list(step),
+        idempotency_key=key,
+    )
+
+
+@hypothesis.settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    commands=st.lists(st.tuples(COMMANDS, st.booleans()), min_size=6, max_size=14),
+    cg=st.sampled_from(CGS),
+)
+def test_ledger_histories_reload_identically(
+    ledger: Ledger, settings: Settings, commands: list[tuple[Command, bool]], cg: str
+) -> None:
+    """Commands through Ledger.execute (some retried with their Idempotency-Key);
+    the campaign then loads the same from snapshots, from the events alone, and
+    from a fresh Ledger on the same database; and as of every version."""
+    ledger.store.snapshotting_intervals = {Campaign: 3}
+    created = ledger.create_campaign(
+        ruleset="kgp",
+        campaign=cg,
+        title="replay",
+        start_date=None,
+        initial_cpp={"German": 2},
+        idempotency_key=None,
+        request_fingerprint="replay",
+    )
+    cid = created.campaign.cid
+    key_prefix = uuid.uuid4().hex
+    n = 0
+    for cmd, retry in commands:
+        for step in expand(ledger.load(cid), cmd):
+            n += 1
+            key = f"{key_prefix}-{n}"
+            before = ledger.load(cid).version
+            try:
+                done = execute_step(ledger, cid, step, key)
+            except DomainError:
+                assert ledger.load(cid).version == before
+                continue
+            assert not done.replayed
+            assert before < done.seq <= done.campaign.version
+            reloaded = ledger.load(cid)
+            assert reloaded.version == done.campaign.version
+            assert state(reloaded) == state(done.campaign)
+            if retry:
+                again = execute_step(ledger, cid, step, key)
+                assert again.replayed
+                assert again.seq == done.seq
+                assert ledger.load(cid).version == done.campaign.version
+
+    live = ledger.load(cid)
+    records = ledger.records(live)
+    check_invariants(live, records, ledger.sealer)
+    expected = state(live)
+
+    rebuilt = project_aggregate(None, ledger.store.events.get(live.id))
+    assert isinstance(rebuilt, Campaign)
+    assert state(rebuilt) == expected
+
+    fresh = Ledger(settings)
+    try:
+        assert state(fresh.load(cid)) == expected
+        for version in range(1, live.version + 1):
+            from_snapshot = fresh.load(cid, version=version)
+            from_events = project_aggregate(None, fresh.store.events.get(live.id, lte=version))
+            assert from_events is not None
+            assert state(from_snapshot) == state(from_events)
+            assert from_snapshot.version == version
+    finally:
+        fresh.close()
+    check_exports(live, records)
