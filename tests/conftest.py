@@ -76,6 +76,23 @@ def client(settings: Settings) -> Iterator[TestClient]:
         yield c
 
 
+PROBLEM = "application/problem+json"
+
+
+def assert_problem(r: Any, status: int) -> dict[str, Any]:
+    """DESIGN §3: errors are application/problem+json with type, title, status, detail."""
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].split(";")[0].strip() == PROBLEM, r.headers
+    body: dict[str, Any] = r.json()
+    for key in ("type", "title", "status", "detail"):
+        assert key in body, body
+    assert body["status"] == status
+    for key in ("type", "title", "detail"):
+        assert isinstance(body[key], str)
+        assert body[key], key
+    return body
+
+
 class Game:
     """A campaign created over REST, with a header set per role."""
 

@@ -15,29 +15,12 @@ from typing import Any
 
 import pytest
 from conftest import Game
+from conftest import assert_problem as problem
 from fastapi.testclient import TestClient
-
-PROBLEM = "application/problem+json"
-
 
 # --------------------------------------------------------------------- helpers
 
 
-def problem(r: Any, status: int) -> dict[str, Any]:
-    """Assert that ``r`` is an RFC 9457 problem with ``status``; return its body."""
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"].split(";")[0].strip() == PROBLEM, r.headers
-    body: dict[str, Any] = r.json()
-    for member in ("type", "title", "status", "detail"):
-        assert member in body, f"problem+json lacks {member!r}: {body}"
-    assert body["status"] == status
-    assert isinstance(body["type"], str)
-    assert body["type"]
-    assert isinstance(body["title"], str)
-    assert body["title"]
-    assert isinstance(body["detail"], str)
-    assert body["detail"]
-    return body
 
 
 def names(body: dict[str, Any], name: str) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
-from conftest import Game
+from conftest import Game, assert_problem
 from fastapi.testclient import TestClient
 
 from cgledger.settings import Settings
@@ -27,7 +27,6 @@ from cgledger.verify import verify_bytes
 from domain import dice
 from domain.chain import secret_digest
 
-PROBLEM = "application/problem+json"
 #: 8.6161 CPP Base # chart, CG I, 19 PM, German (see domain/rulesets/kgp.py).
 GERMAN_BASE_19PM = 35
 #: Fields of the roll object of DESIGN §3 (the contract names; extensions allowed).
@@ -42,17 +41,6 @@ EVENT_FIELDS = {"seq", "type", "recorded_at", "actor", "payload", "prev_hash", "
 # ---------------------------------------------------------------------------- helpers
 
 
-def assert_problem(r: Any, status: int) -> dict[str, Any]:
-    """DESIGN §3: errors are application/problem+json with type, title, status, detail."""
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"].split(";")[0].strip() == PROBLEM, r.headers
-    body: dict[str, Any] = r.json()
-    for key in ("type", "title", "status", "detail"):
-        assert key in body, body
-    assert body["status"] == status
-    assert isinstance(body["detail"], str)
-    assert body["detail"]
-    return body
 
 
 def created(r: Any) -> dict[str, Any]:

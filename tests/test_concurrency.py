@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from conftest import Game
+from conftest import assert_problem as problem
 from fastapi.testclient import TestClient
 
 from cgledger.ledger import Ledger
@@ -35,7 +36,6 @@ from domain.errors import DomainError, RuleViolation, VersionConflict
 from domain.visibility import REFEREE
 from projections.eventlog import export_jsonl
 
-PROBLEM = "application/problem+json"
 THREADS = 8
 N = 24
 #: The ledger retries a lost race up to MAX_ATTEMPTS (20) times, and a request
@@ -55,14 +55,6 @@ def key() -> str:
     return f"test-{uuid.uuid4()}"
 
 
-def problem(r: Any, status: int) -> dict[str, Any]:
-    assert r.status_code == status, r.text
-    assert r.headers["content-type"].split(";")[0].strip() == PROBLEM, r.headers
-    body: dict[str, Any] = r.json()
-    for member in ("type", "title", "status", "detail"):
-        assert member in body, body
-    assert body["status"] == status
-    return body
 
 
 def created(r: Any) -> dict[str, Any]:
