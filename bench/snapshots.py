@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cgledger.ledger import Ledger  # noqa: E402
-from cgledger.settings import Settings  # noqa: E402
+from cgledger.ledger import Ledger
+from cgledger.settings import Settings
 
 
 def _roll(ledger: Ledger, cid: str, n: int) -> None:
@@ -67,9 +67,11 @@ def main() -> None:
                     _roll(ledger, cid, n)
                 build = time.perf_counter() - t0
                 version = ledger.load(cid).version
-                load_ms = _timed(lambda l=ledger, c=cid: l.load(c), args.loads)
-                counter = iter(range(args.rolls, args.rolls + args.loads))
-                roll_ms = _timed(lambda l=ledger, c=cid: _roll(l, c, next(counter)), args.loads)
+                load_ms = _timed(lambda led=ledger, c=cid: led.load(c), args.loads)
+                more = iter(range(args.rolls, args.rolls + args.loads))
+                roll_ms = _timed(
+                    lambda led=ledger, c=cid, it=more: _roll(led, c, next(it)), args.loads
+                )
                 results[label] = (load_ms, roll_ms)
                 print(
                     f"{label:>20}: {version} events built in {build:.1f} s; "
