@@ -25,7 +25,7 @@ from api.schemas import (
 from cgledger.ledger import Done, Ledger, fingerprint
 from cgledger.settings import Settings
 from domain.campaign import Campaign, Ctx
-from domain.errors import DomainError, InvalidInput
+from domain.errors import DomainError, InvalidInput, VersionConflict
 from domain.rulesets import REGISTRY
 from domain.visibility import REFEREE, redact
 from projections.eventlog import event_items, export_jsonl
@@ -34,6 +34,7 @@ from projections.roster import roster_view
 
 PROBLEM = "application/problem+json"
 MAX_PAGE = 1000
+MAX_INT = 2**63 - 1  # the databases' BIGINT
 
 
 class Unauthorized(DomainError):
@@ -142,9 +143,14 @@ Auth = Annotated[Caller, Depends(_caller)]
 def _version(if_match: str | None) -> int | None:
     if if_match is None:
         return None
-    text = if_match.strip().removeprefix("W/").strip('"')
-    if not text.isdigit():
+    text = if_match.strip()
+    weak = text.startswith("W/")
+    text = text.removeprefix("W/").strip('"')
+    if not text.isdigit() or len(text) > 18:
         raise InvalidInput('If-Match must be a campaign version such as "12"', field="If-Match")
+    if weak:
+        # RFC 9110 13.1.1: If-Match uses the strong comparison; a weak tag never matches.
+        raise VersionConflict("If-Match needs a strong entity tag, e.g. \"12\"", field="If-Match")
     return int(text)
 
 
@@ -181,6 +187,7 @@ def campaign_view(campaign: Campaign) -> dict[str, Any]:
             side: None if step is None else {"id": step, "title": rs.step(step).title}
             for side, step in campaign.steps.items()
         },
+        "ready_for_next_cg_date": sorted(campaign.ready),
         "rolls": len(campaign.rolls),
         "version": campaign.version,
         "head": campaign.head,
@@ -239,7 +246,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         )
         response.headers["Location"] = f"/v1/campaigns/{created.campaign.cid}"
         if created.replayed:
+            # Tokens are shown once: a retry never re-issues them.
+            response.status_code = 200
             response.headers["Idempotent-Replayed"] = "true"
+            return {
+                **campaign_view(created.campaign),
+                "tokens": None,
+                "tokens_note": "tokens are shown only in the first response; a retry does "
+                "not re-issue them",
+            }
         return {**campaign_view(created.campaign), "tokens": created.tokens}
 
     @app.get("/v1/campaigns/{campaign_id}", tags=["campaigns"])
@@ -304,7 +319,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     @app.get("/v1/campaigns/{campaign_id}/rolls/{index}", tags=["dice"])
     def get_roll(
         campaign_id: CampaignId,
-        index: Annotated[int, Path(ge=0)],
+        index: Annotated[int, Path(ge=0, le=MAX_INT)],
         response: Response,
         caller: Auth,
     ) -> dict[str, Any]:
@@ -315,7 +330,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     @app.post("/v1/campaigns/{campaign_id}/rolls/{index}/reveal", tags=["dice"])
     def reveal_roll(
         campaign_id: CampaignId,
-        index: Annotated[int, Path(ge=0)],
+        index: Annotated[int, Path(ge=0, le=MAX_INT)],
         response: Response,
         caller: Auth,
         idem: IdempotencyKey = None,
@@ -337,7 +352,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     @app.post("/v1/campaigns/{campaign_id}/events/{seq}/reveal", tags=["events"])
     def reveal_event(
         campaign_id: CampaignId,
-        seq: Annotated[int, Path(ge=1)],
+        seq: Annotated[int, Path(ge=1, le=MAX_INT)],
         response: Response,
         caller: Auth,
         idem: IdempotencyKey = None,
@@ -362,7 +377,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         campaign_id: CampaignId,
         response: Response,
         caller: Auth,
-        after: Annotated[int, Query(ge=0)] = 0,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     ) -> dict[str, Any]:
         """The event log as the caller may see it; hidden events are stubs, never gaps."""
@@ -463,7 +478,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             caller,
             campaign_id,
             lambda c, ctx: c.purchase_rg(
-                ctx, _side(ctx.actor, body.side), body.rg, body.cpp, secret=body.secret
+                ctx, _side(ctx.actor, body.side), body.items(), secret=body.secret
             ),
             operation="rg-purchase",
             body=body.model_dump(mode="json"),

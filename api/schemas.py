@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from domain.campaign import MAX_PURPOSE
 
@@ -45,13 +47,38 @@ class ReplenishmentCreate(Body):
     client_nonce: str | None = Nonce
 
 
-class RGPurchaseCreate(Body):
-    side: str | None = None
+class RGItem(Body):
     rg: str = Field(examples=["I2"], max_length=8)
     cpp: StrictInt = Field(
         ge=1, le=10_000, description="CPP cost from the side's RG chart (8.6194)"
     )
+
+
+class RGPurchaseCreate(Body):
+    """Either one RG (``rg`` and ``cpp``) or a batch (``rgs``). A secret batch,
+    even an empty one, is one event: the opponent cannot count the RG."""
+
+    side: str | None = None
+    rg: str | None = Field(default=None, examples=["I2"], max_length=8)
+    cpp: StrictInt | None = Field(default=None, ge=1, le=10_000)
+    rgs: list[RGItem] | None = Field(default=None, max_length=50)
     secret: bool = Field(default=True, description="8.619: purchases may be kept secret")
+
+    @model_validator(mode="after")
+    def one_form(self) -> Self:
+        single = self.rg is not None or self.cpp is not None
+        if single == (self.rgs is not None):
+            raise ValueError("give either rg and cpp, or rgs")
+        if single and (self.rg is None or self.cpp is None):
+            raise ValueError("rg and cpp go together")
+        return self
+
+    def items(self) -> list[tuple[str, int]]:
+        if self.rgs is not None:
+            return [(item.rg, item.cpp) for item in self.rgs]
+        assert self.rg is not None
+        assert self.cpp is not None
+        return [(self.rg, self.cpp)]
 
 
 class ReconCreate(Body):

@@ -39,7 +39,8 @@ def _verify(args: argparse.Namespace) -> int:
     print(
         f"OK {args.file}: {report.events} events, hash chain intact (head {report.head[:16]}…); "
         f"{report.rolls} rolls, {report.rolls_recomputed} recomputed from their seeds, "
-        f"{report.rolls_hidden} still secret; {report.rule_results_checked} rule results checked"
+        f"{report.rolls_hidden} with the seed still secret; "
+        f"{report.rule_results_checked} rule results checked"
     )
     return 0
 

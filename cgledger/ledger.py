@@ -9,7 +9,7 @@ again), unless the client sent ``If-Match``, in which case it gets a 409.
 from __future__ import annotations
 
 import hashlib
-import json
+import hmac
 import random
 import secrets
 import time
@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
@@ -48,7 +46,8 @@ class CampaignStore(Application[uuid.UUID]):
 @dataclass(frozen=True)
 class Created:
     campaign: Campaign
-    tokens: dict[str, str]
+    #: ``None`` on an idempotent retry: tokens are shown once and never re-issued.
+    tokens: dict[str, str] | None
     replayed: bool
 
 
@@ -67,8 +66,10 @@ def fingerprint(operation: str, body: Any) -> str:
     return hashlib.sha256(canon({"op": operation, "body": body})).hexdigest()
 
 
-def idempotency_hash(key: str) -> str:
-    return hashlib.sha256(b"cgledger/v1/idempotency\n" + key.encode()).hexdigest()
+def idempotency_hash(role: str, key: str) -> str:
+    """Keys are scoped to the role that sent them: another role's key is unknown,
+    so a side cannot probe which keys (and so which requests) the other side used."""
+    return hashlib.sha256(f"cgledger/v1/idempotency\n{role}\n{key}".encode()).hexdigest()
 
 
 class Ledger:
@@ -86,7 +87,11 @@ class Ledger:
         self.store.snapshotting_intervals = {  # type: ignore[misc]
             Campaign: settings.snapshot_interval
         }
-        self.sealer = AesGcmSealer(load_or_create_key(settings.data_dir, settings.seed_key))
+        key = load_or_create_key(settings.data_dir, settings.seed_key)
+        self.sealer = AesGcmSealer(key)
+        # Campaign ids for Idempotency-Keys are derived with a server secret, so
+        # the id cannot be computed from the key alone.
+        self._id_key = hashlib.sha256(b"cgledger/v1/idempotency-id\n" + key).digest()
 
     def close(self) -> None:
         self.store.close()
@@ -151,26 +156,27 @@ class Ledger:
     ) -> Created:
         """Create a campaign; return a fresh token for each side and the referee.
 
-        Only token hashes are stored. To honour an Idempotency-Key, the campaign
-        id is derived from the key and the tokens are stored encrypted under a
-        key derived from it, so only a client holding the Idempotency-Key can
-        get the same tokens back from a retry.
+        Only token hashes are stored, so tokens are shown exactly once. A retry
+        with the same Idempotency-Key finds the same campaign (its id is derived
+        from the key with a server secret) and appends nothing, but it does not
+        re-issue the tokens: whoever repeats a key must not gain the tokens.
         """
         rs = REGISTRY.get(ruleset)
         sides = rs.sides if rs is not None else ()
+        idem = None
         if idempotency_key is None:
             campaign_id = uuid.uuid4()
         else:
-            campaign_id = uuid.uuid5(_IDEM_NAMESPACE, idempotency_hash(idempotency_key))
+            digest = hmac.new(self._id_key, idempotency_key.encode(), hashlib.sha256).hexdigest()
+            campaign_id = uuid.uuid5(_IDEM_NAMESPACE, digest)
+            idem = {
+                "key": idempotency_hash("creator", idempotency_key),
+                "fingerprint": request_fingerprint,
+            }
             existing = self._existing(campaign_id)
             if existing is not None:
-                return self._replay_creation(existing, idempotency_key, request_fingerprint)
+                return self._replay_creation(existing, idem)
         tokens = {role: "cgl_" + secrets.token_urlsafe(32) for role in (*sides, REFEREE)}
-        internal: dict[str, Any] = {}
-        idem = None
-        if idempotency_key is not None:
-            idem = {"key": idempotency_hash(idempotency_key), "fingerprint": request_fingerprint}
-            internal["replay_tokens"] = _seal_tokens(idempotency_key, campaign_id, tokens)
         agg = Campaign.create(
             self.ctx("creator", idem),
             campaign_id=campaign_id,
@@ -180,16 +186,15 @@ class Ledger:
             start_date=start_date,
             initial_cpp=initial_cpp,
             token_hashes={role: token_hash(t) for role, t in tokens.items()},
-            internal=internal,
         )
         try:
             self.store.save(agg)
         except IntegrityError:
-            if idempotency_key is None:
+            if idem is None:
                 raise
             existing = self._existing(campaign_id)
             assert existing is not None
-            return self._replay_creation(existing, idempotency_key, request_fingerprint)
+            return self._replay_creation(existing, idem)
         return Created(agg, tokens, replayed=False)
 
     def _existing(self, campaign_id: uuid.UUID) -> Campaign | None:
@@ -199,15 +204,14 @@ class Ledger:
             return None
         return found
 
-    def _replay_creation(self, campaign: Campaign, key: str, request_fp: str) -> Created:
-        stored = campaign.idempotency.get(idempotency_hash(key))
-        if stored is None or stored["fingerprint"] != request_fp:
+    def _replay_creation(self, campaign: Campaign, idem: dict[str, str]) -> Created:
+        stored = campaign.idempotency.get(idem["key"])
+        if stored is None or stored["fingerprint"] != idem["fingerprint"]:
             raise IdempotencyMismatch(
                 "this Idempotency-Key was used for a different request", field="Idempotency-Key"
             )
-        tokens = _unseal_tokens(key, campaign.id, campaign.replay_tokens)
         as_created = self.load(str(campaign.id), version=int(stored["seq"]))
-        return Created(as_created, tokens, replayed=True)
+        return Created(as_created, None, replayed=True)
 
     def execute(
         self,
@@ -224,13 +228,13 @@ class Ledger:
         request_fp = fingerprint(operation, body)
         idem = None
         if idempotency_key is not None:
-            idem = {"key": idempotency_hash(idempotency_key), "fingerprint": request_fp}
+            idem = {"key": idempotency_hash(role, idempotency_key), "fingerprint": request_fp}
         for attempt in range(MAX_ATTEMPTS):
             campaign = self.load(campaign_id)
             if idem is not None:
                 stored = campaign.idempotency.get(idem["key"])
                 if stored is not None:
-                    if stored["role"] != role or stored["fingerprint"] != request_fp:
+                    if stored["fingerprint"] != request_fp:
                         raise IdempotencyMismatch(
                             "this Idempotency-Key was used for a different request",
                             field="Idempotency-Key",
@@ -260,26 +264,3 @@ class Ledger:
         raise VersionConflict(
             f"the campaign was too busy: {MAX_ATTEMPTS} attempts lost the race; retry"
         )
-
-
-def _token_key(idempotency_key: str, campaign_id: uuid.UUID) -> bytes:
-    tag = b"cgledger/v1/replay-tokens\n" + str(campaign_id).encode() + b"\n"
-    return hashlib.sha256(tag + idempotency_key.encode()).digest()
-
-
-def _seal_tokens(key: str, campaign_id: uuid.UUID, tokens: dict[str, str]) -> str:
-    nonce = secrets.token_bytes(12)
-    sealed = AESGCM(_token_key(key, campaign_id)).encrypt(nonce, canon(tokens), None)
-    return (nonce + sealed).hex()
-
-
-def _unseal_tokens(key: str, campaign_id: uuid.UUID, blob: str | None) -> dict[str, str]:
-    if blob is None:
-        raise IdempotencyMismatch("this campaign was not created with an Idempotency-Key")
-    raw = bytes.fromhex(blob)
-    try:
-        plain = AESGCM(_token_key(key, campaign_id)).decrypt(raw[:12], raw[12:], None)
-    except InvalidTag:
-        raise IdempotencyMismatch("this Idempotency-Key does not match") from None
-    tokens: dict[str, str] = json.loads(plain)
-    return tokens

@@ -38,13 +38,24 @@ def load_or_create_key(data_dir: Path, hex_key: str | None) -> bytes:
     if hex_key:
         return bytes.fromhex(hex_key)
     path = data_dir / KEY_FILE
-    if path.exists():
-        return path.read_bytes()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    key = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, key)
-    finally:
-        os.close(fd)
+    if not path.exists():
+        # Write the whole key to a private temporary file, then link it into
+        # place: two servers starting at once never see a partial key, and the
+        # loser of the race simply reads the winner's key.
+        data_dir.mkdir(parents=True, exist_ok=True)
+        tmp = data_dir / f".{KEY_FILE}.{os.getpid()}.{secrets.token_hex(4)}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, secrets.token_bytes(32))
+        finally:
+            os.close(fd)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
+    key = path.read_bytes()
+    if len(key) != 32:
+        raise ValueError(f"{path} must hold exactly 32 bytes")
     return key

@@ -56,17 +56,31 @@ def _parse(line: bytes, where: str, seq: int | None) -> dict[str, Any]:
     return obj
 
 
+HEADER_FIELDS = {
+    "format",
+    "protocol",
+    "campaign",
+    "ruleset",
+    "campaign_name",
+    "exported_at",
+    "viewer",
+    "events",
+    "head",
+    "body_sha256",
+}
+
+
 def verify_bytes(data: bytes) -> Report:
     lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    else:
-        raise VerificationError("the export does not end with a newline (truncated?)")
-    if not lines:
+    if not data:
         raise VerificationError("empty export")
-    header = _parse(lines[0], "the header line", None)
-    if header.get("format") != "cgledger-export/1":
-        raise VerificationError("the header does not name format cgledger-export/1")
+    if lines[-1] != b"":
+        last = len(lines) - 1
+        raise VerificationError(
+            "the export does not end with a newline (truncated?)", last if last >= 1 else None
+        )
+    lines.pop()
+    header = _header(lines[0])
 
     report = Report()
     commitments: dict[int, tuple[str, int]] = {}
@@ -109,12 +123,10 @@ def verify_bytes(data: bytes) -> Report:
 
     # Campaign and ruleset come from the hashed CampaignCreated event, never from
     # the header, so an edited header cannot change what is checked.
-    ruleset = REGISTRY.get(created["ruleset"])
     for index in sorted(rolls):
         obj = rolls[index]
         try:
-            _check_roll(created["campaign"], index, obj, commitments, revealed_seeds, ruleset,
-                        report)
+            _check_roll(created, index, obj, commitments, revealed_seeds, report)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise VerificationError(
                 f"malformed roll {index} ({type(exc).__name__}: {exc})", obj["seq"]
@@ -122,20 +134,31 @@ def verify_bytes(data: bytes) -> Report:
     return report
 
 
+def _header(line: bytes) -> dict[str, Any]:
+    header = _parse(line, "the header line", None)
+    if set(header) != HEADER_FIELDS:
+        raise VerificationError("the header's fields are not those of cgledger-export/1")
+    if header["format"] != "cgledger-export/1" or header["protocol"] != dice.PROTOCOL:
+        raise VerificationError(f"the header does not name cgledger-export/1 and {dice.PROTOCOL}")
+    return header
+
+
 def _created(obj: dict[str, Any], header: dict[str, Any]) -> dict[str, Any]:
     """Event 1 must create the campaign; the header must agree with it."""
     if obj["type"] != "CampaignCreated":
         raise VerificationError("the first event is not CampaignCreated", 1)
     payload = obj["payload"]
-    campaign, ruleset = payload["campaign"], payload["ruleset"]
-    if not isinstance(campaign, str) or not isinstance(ruleset, str):
-        raise TypeError("campaign and ruleset must be strings")
-    for key, value in (("campaign", campaign), ("ruleset", ruleset)):
+    created = {k: payload[k] for k in ("campaign", "ruleset", "campaign_name")}
+    if not all(isinstance(v, str) for v in created.values()):
+        raise TypeError("campaign, ruleset and campaign_name must be strings")
+    if payload["protocol"] != dice.PROTOCOL:
+        raise VerificationError(f"the campaign does not use {dice.PROTOCOL}", 1)
+    for key, value in created.items():
         if header.get(key) != value:
             raise VerificationError(
                 f"the header's {key} {header.get(key)!r} is not the campaign's {value!r}"
             )
-    return {"campaign": campaign, "ruleset": ruleset}
+    return created
 
 
 def _collect(
@@ -160,17 +183,24 @@ def _collect(
             raise VerificationError(f"roll index {index} out of order (expected {len(rolls)})", seq)
         rolls[index] = obj
         report.rolls += 1
-    if obj["type"] == "SecretRevealed" and "seed" in payload:
-        revealed_seeds[payload["index"]] = payload["seed"]
+    if obj["type"] == "SecretRevealed":
+        if type(payload["of_seq"]) is not int or not 1 <= payload["of_seq"] < seq:
+            raise VerificationError("a reveal must follow the event it reveals", seq)
+        if "seed" in payload:
+            index = payload["index"]
+            if index not in rolls or rolls[index]["seq"] != payload["of_seq"]:
+                raise VerificationError(f"the reveal names roll {index!r} wrongly", seq)
+            if index in revealed_seeds:
+                raise VerificationError(f"roll {index} is revealed twice", seq)
+            revealed_seeds[index] = payload["seed"]
 
 
 def _check_roll(
-    campaign: str,
+    created: dict[str, Any],
     index: int,
     obj: dict[str, Any],
     commitments: dict[int, tuple[str, int]],
     revealed_seeds: dict[int, str],
-    ruleset: Any,
     report: Report,
 ) -> None:
     seq = obj["seq"]
@@ -180,8 +210,9 @@ def _check_roll(
         raise VerificationError(f"roll {index} has no commitment published before it", seq)
     if roll["commitment"] != published[0]:
         raise VerificationError(f"roll {index} does not use its published commitment", seq)
-    if type(roll["count"]) is not int or roll["count"] not in (1, 2):
-        raise VerificationError(f"roll {index} has {roll['count']!r} dice; 1 or 2 allowed", seq)
+    count = roll["count"]
+    if type(count) is not int or count not in (1, 2):
+        raise VerificationError(f"roll {index} has {count!r} dice; 1 or 2 allowed", seq)
     if type(roll["secret"]) is not bool:
         raise VerificationError(f"roll {index} has no boolean 'secret' flag", seq)
     if roll["secret"]:
@@ -190,56 +221,81 @@ def _check_roll(
         if seed_hex is not None and recorded is None:
             raise VerificationError(f"roll {index} was revealed but its dice are missing", seq)
     else:
-        seed_hex = roll.get("seed")
-        recorded = roll.get("dice")
-    if seed_hex is None:
+        seed_hex = roll["seed"]
+        recorded = roll["dice"]
+    if recorded is None:
         report.rolls_hidden += 1
         return
-    seed = bytes.fromhex(seed_hex)
-    if dice.commitment(campaign, index, seed) != roll["commitment"]:
-        raise VerificationError(f"the seed of roll {index} does not match its commitment", seq)
-    expected = dice.roll(
-        seed,
-        campaign=campaign,
-        index=index,
-        client_nonce=roll["client_nonce"],
-        dice=roll["count"],
-        purpose=roll["purpose"],
-        side=roll["side"],
-    )
-    if expected != recorded:
-        raise VerificationError(
-            f"roll {index} recomputes to {expected}, but {recorded} is recorded", seq
+    if (
+        not isinstance(recorded, list)
+        or len(recorded) != count
+        or any(type(d) is not int or not 1 <= d <= 6 for d in recorded)
+    ):
+        raise VerificationError(f"roll {index} records {recorded!r}, not {count} dice", seq)
+    if seed_hex is None:
+        # An owner's or referee's export: the dice are visible, the seed not yet.
+        report.rolls_hidden += 1
+    else:
+        seed = bytes.fromhex(seed_hex)
+        if dice.commitment(created["campaign"], index, seed) != roll["commitment"]:
+            raise VerificationError(f"the seed of roll {index} does not match its commitment", seq)
+        expected = dice.roll(
+            seed,
+            campaign=created["campaign"],
+            index=index,
+            client_nonce=roll["client_nonce"],
+            dice=count,
+            purpose=roll["purpose"],
+            side=roll["side"],
         )
-    report.rolls_recomputed += 1
-    if ruleset is not None and ruleset.cpp is not None:
-        _check_rule_result(obj, expected, ruleset, report)
+        if expected != recorded:
+            raise VerificationError(
+                f"roll {index} recomputes to {expected}, but {recorded} is recorded", seq
+            )
+        report.rolls_recomputed += 1
+    _check_rule_result(created, obj, recorded, report)
 
 
 def _check_rule_result(
-    obj: dict[str, Any], rolled: list[int], ruleset: Any, report: Report
+    created: dict[str, Any], obj: dict[str, Any], rolled: list[int], report: Report
 ) -> None:
+    """Recompute the result of a rule roll from its recorded Original roll."""
+    ruleset = REGISTRY.get(created["ruleset"])
+    if ruleset is None or ruleset.cpp is None:
+        return
     values = {**obj["payload"], **(obj["secret"] or {})}
     rule = values.get("rule")
     cpp = ruleset.cpp
     seq = obj["seq"]
     if rule == f"{ruleset.id}:{cpp.replenish_rule}":
-        expected = cpp.replenished(values["base"], sum(rolled))
-        if values.get("repl") != expected:
+        base = cpp.base(created["campaign_name"], values["cg_date"], values["side"])
+        if base is None or values["base"] != base:
             raise VerificationError(
-                f"{cpp.replenish_rule}: Base # {values['base']} and DR {sum(rolled)} give "
-                f"{expected} CPP, but {values.get('repl')} is recorded",
+                f"{cpp.replenish_rule}: the CPP Base # of {values['side']} on "
+                f"{values['cg_date']} is {base}, but {values['base']} is recorded",
+                seq,
+            )
+        dr = sum(rolled)
+        expected = cpp.replenished(base, dr)
+        if values.get("dr") != dr or values.get("repl") != expected:
+            raise VerificationError(
+                f"{cpp.replenish_rule}: Base # {base} and DR {dr} give {expected} CPP, but "
+                f"DR {values.get('dr')} and {values.get('repl')} CPP are recorded",
                 seq,
             )
         report.rule_results_checked += 1
     elif cpp.recon_rule is not None and rule == f"{ruleset.id}:{cpp.recon_rule}":
         drms = cpp.recon_drms(cpp=values["cpp"], lax=any(d["id"] == "lax" for d in values["drm"]))
         final = rolled[0] + sum(d.value for d in drms)
-        recorded_ids = [d["id"] for d in values["drm"]]
-        if values.get("final") != final or recorded_ids != [d.id for d in drms]:
+        recorded_drm = [(d["id"], d["value"]) for d in values["drm"]]
+        if (
+            values.get("original") != rolled[0]
+            or values.get("final") != final
+            or recorded_drm != [(d.id, d.value) for d in drms]
+        ):
             raise VerificationError(
                 f"{cpp.recon_rule}: Recon dr {rolled[0]} with {values['cpp']} CPP gives "
-                f"{final}, but {values.get('final')} is recorded",
+                f"{final}, but {values.get('original')} -> {values.get('final')} is recorded",
                 seq,
             )
         report.rule_results_checked += 1

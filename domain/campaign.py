@@ -39,7 +39,8 @@ from domain.visibility import REFEREE
 
 MAX_PURPOSE = 200
 #: 8.6191: "an alphanumeric identification for each RG; e.g. ... 'V#', ... 'I#'".
-RG_ID = re.compile(r"^[A-Z]{1,3}[0-9]{1,2}[a-z]?$")
+RG_ID = re.compile(r"[A-Z]{1,3}[0-9]{1,2}[a-z]?")
+MAX_INITIAL_CPP = 10_000
 SEED_BYTES = 32
 
 
@@ -98,7 +99,8 @@ class Campaign(Aggregate):
         self.idempotency: dict[str, dict[str, Any]] = {}
         self.cpp: dict[str, list[cppbook.Line]] = {}
         self.steps: dict[str, str | None] = {}
-        self.replay_tokens: str | None = None
+        #: Sides ready to begin the next CG Date, and the date each proposed.
+        self.ready: dict[str, str] = {}
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -111,6 +113,10 @@ class Campaign(Aggregate):
 
     @event("SecretRevealed", topic="cgledger:SecretRevealed")
     def _secret_revealed(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("CGDateReady", topic="cgledger:CGDateReady")
+    def _cg_date_ready(self, record: dict[str, Any]) -> None:
         self._apply(record)
 
     @event("CGDateBegan", topic="cgledger:CGDateBegan")
@@ -160,7 +166,6 @@ class Campaign(Aggregate):
         self.date_index = self.calendar.index(p["start_date"])
         self.extendable = p["extendable"]
         self.token_hashes = dict(record["internal"]["token_hashes"])
-        self.replay_tokens = record["internal"].get("replay_tokens")
         self.steps = dict.fromkeys(self.sides)
         if p["cpp"]:
             for side in self.sides:
@@ -180,7 +185,11 @@ class Campaign(Aggregate):
     def _on_SecretRevealed(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.secrets[str(p["of_seq"])]["revealed_seq"] = record["seq"]
 
+    def _on_CGDateReady(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.ready[p["side"]] = p["next"]
+
     def _on_CGDateBegan(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.ready = {}
         if p["cg_date"] not in self.calendar:
             self.calendar.append(p["cg_date"])
         self.date_index = self.calendar.index(p["cg_date"])
@@ -197,8 +206,12 @@ class Campaign(Aggregate):
         self.steps[p["side"]] = p["step"]
 
     def _on_RGPurchased(self, record: dict[str, Any], p: dict[str, Any]) -> None:
-        purchase = cppbook.Purchase(seq=record["seq"], rg=p["rg"], cpp=p["cpp"])
-        self.cpp[p["side"]][-1]["purchases"].append(purchase)
+        line = self.cpp[p["side"]][-1]
+        line["purchase_seqs"].append(record["seq"])
+        for item in p["rgs"]:
+            line["purchases"].append(
+                cppbook.Purchase(seq=record["seq"], rg=item["rg"], cpp=item["cpp"])
+            )
         self.steps[p["side"]] = p["step"]
 
     def _on_ReconPurchased(self, record: dict[str, Any], p: dict[str, Any]) -> None:
@@ -264,7 +277,6 @@ class Campaign(Aggregate):
         start_date: str | None,
         initial_cpp: dict[str, int] | None,
         token_hashes: dict[str, str],
-        internal: dict[str, Any] | None = None,
     ) -> Campaign:
         """Create a campaign and publish its first batch of dice commitments."""
         ruleset = REGISTRY.get(ruleset_id)
@@ -302,8 +314,10 @@ class Campaign(Aggregate):
                     f"unknown side {side!r}; sides are {', '.join(ruleset.sides)}",
                     field="initial_cpp",
                 )
-            if amount < 0:
-                raise InvalidInput("initial CPP cannot be negative", field="initial_cpp")
+            if not 0 <= amount <= MAX_INITIAL_CPP:
+                raise InvalidInput(
+                    f"initial CPP must be 0 to {MAX_INITIAL_CPP}", field="initial_cpp"
+                )
             cpp_amounts[side] = amount
         payload = {
             "campaign": str(campaign_id),
@@ -319,7 +333,7 @@ class Campaign(Aggregate):
             "protocol": dice.PROTOCOL,
         }
         record = _record(ctx, 1, "CampaignCreated", payload, None, GENESIS)
-        record["internal"] = {"token_hashes": token_hashes, **(internal or {})}
+        record["internal"] = {"token_hashes": token_hashes}
         campaign = cls(id=campaign_id, record=record)
         # The first batch is the creation's last event, so it carries the
         # Idempotency-Key (if any): a retry is answered as of that version.
@@ -385,38 +399,73 @@ class Campaign(Aggregate):
         return self.rolls[index]
 
     def begin_cg_date(self, ctx: Ctx, cg_date: str | None) -> int:
-        """RePh step 8.6121 (9.6121): begin the next CG Date."""
+        """RePh step 8.6121 (9.6121): begin the next CG Date.
+
+        8.6: the RePh steps are "performed simultaneously by each side", so one
+        side cannot end the other's RePh: a side's call records that it is
+        ready (``CGDateReady``); the date begins when every side is ready, or at
+        once when the referee calls.
+        """
         self._require_role(ctx)
         rs = self.ruleset
         step = _new_date_step(rs)
+        proposed = next(iter(self.ready.values()), None)
+        nxt = self._next_date(rs, step, cg_date if cg_date is not None else proposed)
+        if proposed is not None and nxt != proposed:
+            raise InvalidInput(
+                f"{step}: the next CG Date is already proposed as {proposed}", field="cg_date"
+            )
+        waiting = [s for s in self.sides if s not in self.ready]
+        if ctx.actor == REFEREE:
+            waiting = []  # the referee begins the date for everyone
+        else:
+            if ctx.actor in self.ready:
+                raise RuleViolation(
+                    f"{step}: {ctx.actor} is ready for {nxt}; waiting for "
+                    f"{', '.join(waiting)} (or the referee)",
+                    rule=step,
+                )
+            waiting.remove(ctx.actor)
+        self._check_replenished_all(rs, [ctx.actor] if waiting else self.sides)
+        if waiting:
+            payload = {"side": ctx.actor, "cg_date": self.cg_date, "next": nxt, "step": step}
+            return self._seq(self._emit(ctx, "CGDateReady", payload, None, main=True))
+        payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}"}
+        return self._seq(self._emit(ctx, "CGDateBegan", payload, None, main=True))
+
+    def _next_date(self, rs: Ruleset, step: str, cg_date: str | None) -> str:
         current = self.cg_date
         if self.date_index + 1 < len(self.calendar):
             nxt = self.calendar[self.date_index + 1]
             if cg_date is not None and _known_date(rs, self.calendar, cg_date, "cg_date") != nxt:
                 raise InvalidInput(f"{step}: the CG Date after {current} is {nxt}", field="cg_date")
-        elif self.extendable:
-            if cg_date is None:
-                raise InvalidInput(
-                    f"{step}: {current} is the last CG Date the seed gives; name the next one",
-                    field="cg_date",
-                )
-            nxt = _parse_date(rs, cg_date, "cg_date")
-            if nxt in self.calendar:
-                raise InvalidInput(f"{nxt} has already been played", field="cg_date")
-        else:
+            return nxt
+        if not self.extendable:
             raise RuleViolation(
                 f"{step}: {current} is the last CG Date of {self.campaign_name}", rule=step
             )
-        if rs.cpp is not None:
-            for side in self.sides:
-                if self._replenishment_pending(side):
-                    rule = rs.cpp.replenish_rule
-                    raise RuleViolation(
-                        f"{rule}: {side} has not made the CPP Replenishment DR for {current}",
-                        rule=rule,
-                    )
-        payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}"}
-        return int(self._emit(ctx, "CGDateBegan", payload, None, main=True)["seq"])
+        if cg_date is None:
+            raise InvalidInput(
+                f"{step}: {current} is the last CG Date the seed gives; name the next one",
+                field="cg_date",
+            )
+        nxt = _parse_date(rs, cg_date, "cg_date")
+        if nxt in self.calendar:
+            raise InvalidInput(f"{nxt} has already been played", field="cg_date")
+        if _day(nxt) < _day(current):
+            raise InvalidInput(f"{nxt} would come before {current}", field="cg_date")
+        return nxt
+
+    def _check_replenished_all(self, rs: Ruleset, sides: list[str]) -> None:
+        if rs.cpp is None:
+            return
+        for side in sides:
+            if self._replenishment_pending(side):
+                rule = rs.cpp.replenish_rule
+                raise RuleViolation(
+                    f"{rule}: {side} has not made the CPP Replenishment DR for {self.cg_date}",
+                    rule=rule,
+                )
 
     def replenish_cpp(self, ctx: Ctx, side: str, client_nonce: str | None) -> int:
         """8.616: CPP Base # (8.6161) minus a Secret DR."""
@@ -456,24 +505,35 @@ class Campaign(Aggregate):
         secret = {**sec, "dr": dr, "repl": rules.replenished(base, dr)}
         return self._seq(self._emit(ctx, "CPPReplenished", payload, secret, main=True))
 
-    def purchase_rg(self, ctx: Ctx, side: str, rg: str, cost: int, *, secret: bool) -> int:
-        """8.619: buy an RG for ``cost`` CPP (limits per 8.6195-8.6196 come later)."""
+    def purchase_rg(
+        self, ctx: Ctx, side: str, rgs: list[tuple[str, int]], *, secret: bool
+    ) -> int:
+        """8.619: buy one or more RG, each for its CPP cost (limits per
+        8.6195-8.6196 come later). One event records the whole batch, so a
+        side that buys in secret can hide how many RG it bought; an empty
+        secret batch records "nothing bought" indistinguishably."""
         rules = self._cpp_rules()
         self._require_side(ctx, side)
         rule = rules.purchase_rule
-        if not RG_ID.match(rg):
-            raise InvalidInput(
-                "8.6191: an RG ID is alphanumeric, e.g. 'I2', 'V3', 'HW1'", field="rg"
-            )
-        if cost < 1:
-            raise InvalidInput("an RG costs at least 1 CPP", field="cpp")
+        for rg, cost in rgs:
+            if not RG_ID.fullmatch(rg):
+                raise InvalidInput(
+                    f"8.6191: an RG ID is alphanumeric, e.g. 'I2', 'V3', 'HW1', not {rg!r}",
+                    field="rg",
+                )
+            if cost < 1:
+                raise InvalidInput("an RG costs at least 1 CPP", field="cpp")
+        if not rgs and not secret:
+            raise InvalidInput("name at least one RG (or make the purchase secret)", field="rgs")
         line = self.cpp[side][-1]
         self._require_replenished(rules, side)
         self._check_step_order(side, rule)
         available = cppbook.left(line)
-        if cost > available:
+        total_cost = sum(cost for _, cost in rgs)
+        if total_cost > available:
+            what = f"{rgs[0][0]} costs" if len(rgs) == 1 else f"{len(rgs)} RG cost"
             raise RuleViolation(
-                f"{rule}: {rg} costs {cost} CPP but {side} has {available} CPP left "
+                f"{rule}: {what} {total_cost} CPP but {side} has {available} CPP left "
                 f"on {line['cg_date']}",
                 rule=rule,
             )
@@ -483,7 +543,7 @@ class Campaign(Aggregate):
             "rule": f"{self.ruleset_id}:{rule}",
             "step": rule,
         }
-        values = {"rg": rg, "cpp": cost}
+        values = {"rgs": [{"rg": rg, "cpp": cost} for rg, cost in rgs]}
         if secret:
             payload["owner"] = side
             record = self._emit(ctx, "RGPurchased", payload, values, main=True)
@@ -716,6 +776,10 @@ def _parse_date(rs: Ruleset, text: str, field: str) -> str:
     return date
 
 
+def _day(cg_date: str) -> int:
+    return int(cg_date.split(" ", 1)[0])
+
+
 def _known_date(rs: Ruleset, calendar: list[str], text: str, field: str) -> str:
     date = _parse_date(rs, text, field)
     if date not in calendar:
@@ -729,6 +793,7 @@ _TRIGGERS: dict[str, Callable[[Campaign, dict[str, Any]], None]] = {
     "CommitmentsPublished": Campaign._commitments_published,
     "DiceRolled": Campaign._dice_rolled,
     "SecretRevealed": Campaign._secret_revealed,
+    "CGDateReady": Campaign._cg_date_ready,
     "CGDateBegan": Campaign._cg_date_began,
     "CPPReplenished": Campaign._cpp_replenished,
     "RGPurchased": Campaign._rg_purchased,

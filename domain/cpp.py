@@ -25,6 +25,8 @@ class Line(TypedDict):
     repl: int | None
     repl_seq: int | None
     purchases: list[Purchase]
+    #: seqs of the RGPurchased events of this line (a secret one may buy nothing)
+    purchase_seqs: list[int]
     recon_cpp: int
     recon: int | None
     recon_seq: int | None
@@ -39,6 +41,7 @@ def new_line(cg_date: str, *, start: int, initial: bool) -> Line:
         repl=None,
         repl_seq=None,
         purchases=[],
+        purchase_seqs=[],
         recon_cpp=0,
         recon=None,
         recon_seq=None,

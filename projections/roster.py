@@ -51,7 +51,7 @@ def roster_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]:
         hidden: list[str] = []
         repl_known = visible(line["repl_seq"])
         purchases = [p for p in line["purchases"] if visible(p["seq"])]
-        spent_known = len(purchases) == len(line["purchases"])
+        spent_known = all(visible(seq) for seq in line["purchase_seqs"])
         recon_known = visible(line["recon_seq"])
         total_known = start_known and repl_known
         left_known = total_known and spent_known

@@ -522,14 +522,12 @@ def test_secret_rg_purchase_hidden_until_revealed(kgp: Game) -> None:
     v0 = kgp.version()
     shown = ok(kgp.post("German", f"/events/{seq}/reveal"))
     assert kgp.version() == v0 + 1
-    assert shown["secret"]["rg"] == "I2"
-    assert shown["secret"]["cpp"] == 8
+    assert shown["secret"]["rgs"] == [{"rg": "I2", "cpp": 8}]
 
     items, _ = events(kgp, "US")
     event = next(e for e in items if e["seq"] == seq)
     assert event["secret"] is not None
-    assert event["secret"]["rg"] == "I2"
-    assert event["secret"]["cpp"] == 8
+    assert event["secret"]["rgs"] == [{"rg": "I2", "cpp": 8}]
     assert secret_digest(event["secret"]) == event["secret_digest"]
     line = roster_line(kgp, "US", "19 PM")
     assert [(p["rg"], p["cpp"], p["seq"]) for p in line["rg_purchased"]] == [("I2", 8, seq)]
@@ -548,8 +546,7 @@ def test_public_rg_purchase_is_visible_at_once(kgp: Game) -> None:
     seq = walk.rg["seq"]
     items, _ = events(kgp, "US")
     event = next(e for e in items if e["seq"] == seq)
-    assert event["payload"]["rg"] == "I2"
-    assert event["payload"]["cpp"] == 8
+    assert event["payload"]["rgs"] == [{"rg": "I2", "cpp": 8}]
     assert event["secret"] is None
     assert event["secret_digest"] == ""
     line = roster_line(kgp, "US", "19 PM")
@@ -760,12 +757,13 @@ def test_stub_digests_cannot_be_brute_forced_without_the_salt(kgp: Game) -> None
     assert repl_stub["secret"] is None
 
     # The true values without the salt do not give the digest ...
-    assert secret_digest({"rg": "I2", "cpp": 8}) != rg_stub["secret_digest"]
+    assert secret_digest({"rgs": [{"rg": "I2", "cpp": 8}]}) != rg_stub["secret_digest"]
     # ... nor does any plausible RG purchase.
     prefixes = ("I", "V", "A", "G", "O", "E", "HW", "SW", "AT")
     ids = [f"{p}{n}" for p in prefixes for n in range(1, 13)]
     tried = {
-        secret_digest({"rg": rg, "cpp": cost}) for rg, cost in itertools.product(ids, range(1, 61))
+        secret_digest({"rgs": [{"rg": rg, "cpp": cost}]})
+        for rg, cost in itertools.product(ids, range(1, 61))
     }
     assert rg_stub["secret_digest"] not in tried
     # ... nor any of the 36 DRs of the CPP Replenishment.
@@ -779,12 +777,12 @@ def test_stub_digests_cannot_be_brute_forced_without_the_salt(kgp: Game) -> None
     german, _ = events(kgp, "German")
     g = {e["seq"]: e for e in german}
     rg_secret = g[walk.rg["seq"]]["secret"]
-    assert rg_secret["rg"] == "I2"
-    assert rg_secret["cpp"] == 8
+    assert rg_secret["rgs"] == [{"rg": "I2", "cpp": 8}]
     assert rg_secret["salt"]
     assert secret_digest(rg_secret) == rg_stub["secret_digest"]
     assert (
-        secret_digest({"rg": "I2", "cpp": 8, "salt": rg_secret["salt"]}) == rg_stub["secret_digest"]
+        secret_digest({"rgs": [{"rg": "I2", "cpp": 8}], "salt": rg_secret["salt"]})
+        == rg_stub["secret_digest"]
     )
     repl_secret = g[walk.repl["seq"]]["secret"]
     assert secret_digest(repl_secret) == repl_stub["secret_digest"]

@@ -102,7 +102,7 @@ def run(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
     if kind == "replenish":
         return campaign.replenish_cpp(ctx, cmd[2], None)
     if kind == "rg":
-        return campaign.purchase_rg(ctx, cmd[2], cmd[5], cmd[3], secret=cmd[4])
+        return campaign.purchase_rg(ctx, cmd[2], [(cmd[5], cmd[3])], secret=cmd[4])
     if kind == "recon":
         return campaign.purchase_recon(
             ctx, cmd[2], cmd[3], lax=cmd[5], secret=cmd[4], client_nonce=None

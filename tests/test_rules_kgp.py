@@ -4,6 +4,7 @@ CG Date calendars (8.6161, 8.617), 8.616/8.6162 (with its EX), 8.619, 8.622."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
@@ -13,9 +14,10 @@ from cgledger.sealing import AesGcmSealer
 from domain import cpp as cppbook
 from domain import dice
 from domain.campaign import Campaign, Ctx
-from domain.errors import RuleViolation
+from domain.errors import InvalidInput, RuleViolation
 from domain.rulesets import REGISTRY
 from domain.rulesets import kgp as K
+from domain.visibility import REFEREE
 
 KGP = REGISTRY["kgp"]
 
@@ -149,7 +151,7 @@ def test_ex_8_6162_through_the_commands() -> None:
     becomes Start 2 on 19 PM; a DR of 6 replenishes 29; Total 31."""
     rng = random.Random(8_6162)
     c = _campaign(rng)
-    c.begin_cg_date(_ctx("German", rng), None)
+    c.begin_cg_date(_ctx("referee", rng), None)
     nonce = _nonce_for_dr(c, 6, "German", "kgp:8.616 CPP Replenishment")
     c.replenish_cpp(_ctx("German", rng), "German", nonce)
     line = c.cpp["German"][-1]
@@ -162,10 +164,12 @@ def test_overspending_is_refused_and_appends_nothing_8_619() -> None:
     c = _campaign(rng, german_cpp=5)
     before = (c.version, len(list(c.collect_events())))
     with pytest.raises(RuleViolation, match=r"^8\.619: I2 costs 6 CPP but German has 5"):
-        c.purchase_rg(_ctx("German", rng), "German", "I2", 6, secret=True)
+        c.purchase_rg(_ctx("German", rng), "German", [("I2", 6)], secret=True)
+    with pytest.raises(RuleViolation, match=r"^8\.619: 2 RG cost 6 CPP but German has 5"):
+        c.purchase_rg(_ctx("German", rng), "German", [("I2", 3), ("V3", 3)], secret=True)
     assert c.version == before[0]
     assert list(c.collect_events()) == []
-    c.purchase_rg(_ctx("German", rng), "German", "I2", 5, secret=True)
+    c.purchase_rg(_ctx("German", rng), "German", [("I2", 5)], secret=True)
     assert cppbook.left(c.cpp["German"][-1]) == 0
 
 
@@ -178,14 +182,19 @@ def _walk_to_19_pm(rng: random.Random) -> Campaign:
 @pytest.mark.parametrize(
     ("steps", "refused", "rule"),
     [
-        ([], lambda c, x: c.purchase_rg(x, "German", "I2", 1, secret=True), "8.6"),
+        ([], lambda c, x: c.purchase_rg(x, "German", [("I2", 1)], secret=True), "8.6"),
         ([], lambda c, x: c.purchase_recon(x, "German", 1, lax=False, secret=True,
                                            client_nonce=None), "8.6"),
-        (["repl", "recon"], lambda c, x: c.purchase_rg(x, "German", "I2", 1, secret=True), "8.6"),
+        (
+            ["repl", "recon"],
+            lambda c, x: c.purchase_rg(x, "German", [("I2", 1)], secret=True),
+            "8.6",
+        ),
         (["repl"], lambda c, x: c.replenish_cpp(x, "German", None), "8.616"),
         (["repl", "recon"], lambda c, x: c.purchase_recon(x, "German", 1, lax=False, secret=True,
                                                           client_nonce=None), "8.622"),
-        (["repl"], lambda c, x: c.begin_cg_date(x, None), "8.616"),  # the US has not rolled
+        # The referee begins the date for both sides, but the US has not rolled.
+        (["repl"], lambda c, x: c.begin_cg_date(replace(x, actor=REFEREE), None), "8.616"),
     ],
 )
 def test_refit_phase_order(steps: list[str], refused: Any, rule: str) -> None:
@@ -215,7 +224,7 @@ def test_initial_scenario_date_has_no_replenishment_or_recon() -> None:
         c.purchase_recon(_ctx("German", rng), "German", 1, lax=False, secret=True,
                          client_nonce=None)
     # 8.619 is a † step: RG may be bought before the Initial Scenario.
-    c.purchase_rg(_ctx("German", rng), "German", "I2", 2, secret=True)
+    c.purchase_rg(_ctx("German", rng), "German", [("I2", 2)], secret=True)
 
 
 def test_no_german_cpp_on_cg_iii_23_am_means_no_dr() -> None:
@@ -244,3 +253,43 @@ def test_commitments_stay_ahead_of_rolls() -> None:
         assert len(c.commitments) - len(c.rolls) >= dice.LOW_WATER
     # 69 rolls: the second batch went out at roll 33 (31 unused left), no third yet.
     assert len(c.commitments) == 2 * dice.BATCH_SIZE
+
+
+def test_a_side_cannot_end_the_other_sides_refit_phase_8_6() -> None:
+    """8.6: the RePh is performed simultaneously by each side. One side's call
+    only records that it is ready; the date begins when both are (or the referee
+    calls), so neither side can skip the other's 8.619-8.622 steps."""
+    rng = random.Random(6)
+    c = _campaign(rng)
+    c.begin_cg_date(_ctx("US", rng), None)
+    assert (c.cg_date, c.ready) == ("19 AM", {"US": "19 PM"})
+    with pytest.raises(RuleViolation, match="waiting for German"):
+        c.begin_cg_date(_ctx("US", rng), None)
+    c.purchase_rg(_ctx("German", rng), "German", [("I2", 2)], secret=True)  # still 19 AM
+    c.begin_cg_date(_ctx("German", rng), None)
+    assert (c.cg_date, c.ready) == ("19 PM", {})
+    # At 19 PM each side must have made its 8.616 DR before it can be ready.
+    with pytest.raises(RuleViolation, match=r"^8\.616: US has not made"):
+        c.begin_cg_date(_ctx("US", rng), None)
+    c.replenish_cpp(_ctx("US", rng), "US", None)
+    c.begin_cg_date(_ctx("US", rng), None)
+    with pytest.raises(RuleViolation, match=r"^8\.616: German has not made"):
+        c.begin_cg_date(_ctx("referee", rng), None)
+
+
+def test_a_secret_batch_hides_how_many_rg_were_bought_8_619() -> None:
+    rng = random.Random(7)
+    c = _campaign(rng, german_cpp=9)
+    seq = c.purchase_rg(_ctx("German", rng), "German", [("I2", 4), ("HW1", 5)], secret=True)
+    line = c.cpp["German"][-1]
+    assert [(p["rg"], p["cpp"], p["seq"]) for p in line["purchases"]] == [
+        ("I2", 4, seq),
+        ("HW1", 5, seq),
+    ]
+    assert (line["purchase_seqs"], cppbook.left(line)) == ([seq], 0)
+    empty = c.purchase_rg(_ctx("German", rng), "German", [], secret=True)
+    assert line["purchase_seqs"] == [seq, empty]
+    with pytest.raises(InvalidInput):
+        c.purchase_rg(_ctx("German", rng), "German", [], secret=False)
+    with pytest.raises(InvalidInput, match=r"^8\.6191"):
+        c.purchase_rg(_ctx("German", rng), "German", [("I2\n", 1)], secret=True)

@@ -62,7 +62,7 @@ def story(kgp: Game) -> Story:
         return out
 
     seq: dict[str, int] = {}
-    seq["cg_date"] = post("US", "/cg-dates", {})["seq"]
+    seq["cg_date"] = post("referee", "/cg-dates", {})["seq"]
     repl = post("German", "/cpp-replenishments", {})
     seq["repl"] = repl["seq"]
     seq["public"] = post("US", "/rolls", {"dice": 2, "purpose": "free", "secret": False})["seq"]
@@ -250,7 +250,9 @@ def test_every_viewers_export_verifies_with_the_cli(
     assert report.rolls == 4
     assert report.rolls_recomputed == 2
     assert report.rolls_hidden == 2
-    assert report.rule_results_checked == 1  # the revealed 8.616 Replenishment
+    # The revealed 8.616 Replenishment for everyone; the German's and the
+    # referee's exports also show the Recon dice, so 8.622 is checked there too.
+    assert report.rule_results_checked == (1 if role == "US" else 2)
     assert f"{version} events" in done.stdout
 
 
@@ -691,3 +693,50 @@ def test_cli_on_a_malformed_resealed_export_names_the_seq(
     assert done.returncode == 1
     assert "Traceback" not in done.stderr, done.stderr
     assert f"seq {k}" in done.stderr
+
+
+# ------------------------------------------------ checks added after review
+
+
+def test_a_forged_cpp_base_is_caught_even_when_consistent(story: Story) -> None:
+    """8.6161: the Base # must be the chart's; a forger who raises it and keeps
+    Base - DR consistent, then reseals everything, still fails at that seq."""
+    header, events = parse(story.exports["US"])
+    k = story.seq["repl"]
+    ev = events[k - 1]
+    ev["payload"]["base"] += 10
+    ev["secret"]["repl"] = KGP.cpp.replenished(ev["payload"]["base"], ev["secret"]["dr"])
+    err = fails_at(reseal(header, events), k, "base reseal")
+    assert "CPP Base #" in str(err)
+
+
+@pytest.mark.parametrize("role", ["German", "referee"])
+def test_recon_result_is_checked_from_the_dice_the_viewer_sees(story: Story, role: str) -> None:
+    """In the owner's and the referee's exports the Recon dice are visible while
+    the seed is still secret: the 8.622 Final dr is recomputed from them."""
+    header, events = parse(story.exports[role])
+    k = story.seq["recon"]
+    events[k - 1]["secret"]["final"] += 1
+    err = fails_at(reseal(header, events), k, "recon reseal")
+    assert "8.622" in str(err)
+
+
+def test_header_fields_are_exactly_the_formats(story: Story) -> None:
+    header, events = parse(story.exports["US"])
+    fails(reseal({**header, "note": "x"}, events))
+    fails(reseal({**header, "campaign_name": "CG II"}, events))
+    fails(reseal({**header, "protocol": "cgledger-dice/2"}, events))
+
+
+def test_a_reveal_must_name_the_roll_it_reveals(story: Story) -> None:
+    header, events = parse(story.exports["US"])
+    reveal = next(e for e in events if e["type"] == "SecretRevealed")
+    reveal["payload"]["of_seq"] = reveal["seq"] + 1
+    err = fails_at(reseal(header, events), reveal["seq"], "reveal order")
+    assert "follow" in str(err)
+
+
+def test_missing_final_newline_names_the_last_seq(story: Story) -> None:
+    data = story.exports["US"]
+    err = fails(data[:-1])
+    assert err.seq == len(split(data)) - 1
