@@ -15,7 +15,9 @@ READINGS OF GARBLED OCR (each is easy to correct here, and only here):
   reinforcements (8.6197), and DESIGN §1 lists the sides U.S. first.
 * The CG III 23 AM and 23 PM cells read ``175-``. We read them as U.S. 175,
   German ``-``, i.e. no German CPP arrive on those dates (Peiper's KG was cut
-  off). A ``-`` base means no replenishment and no DR.
+  off). A ``-`` base means no replenishment and no DR. The U.S. 175 is far
+  above its neighbours (20-40); another possible reading is a stray footnote
+  digit before 75 (the OCR glues footnote numbers to words, e.g. "Chart21").
 * The 8.6162 EX gives the German a Base # of 30 on 19 PM of CG I, while the
   chart's 19 PM row reads 35/35. The EX is illustrative; the chart is used.
 * 8.616 gives no floor for Base # minus DR. The only Base # below 12 is the
