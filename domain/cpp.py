@@ -8,7 +8,7 @@ nothing here rolls or reads a clock.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 
 class Purchase(TypedDict):
@@ -68,7 +68,3 @@ def next_start(line: Line) -> int:
     recorded in the next CG Date's Start column (8.6162 copies Left into Start)."""
     return left(line) - line["recon_cpp"]
 
-
-def as_line(value: Any) -> Line:
-    """Narrow a line read back from a snapshot."""
-    return value  # type: ignore[no-any-return]

@@ -4,8 +4,8 @@ This is the one place where that is decided. Every endpoint, the export, the
 roll views and the Roster call :func:`may_see` or :func:`redact`; nothing else
 reads ``record["secret"]`` for a viewer.
 
-Roles: each side of the ruleset, ``referee`` (sees everything) and
-``observer`` (sees the public parts only).
+Roles: each side of the ruleset and ``referee`` (sees everything). Any other
+role passed in (an observer, once tokens for one exist) sees public parts only.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from typing import Any
 from domain.chain import LINE_FIELDS
 
 REFEREE = "referee"
-OBSERVER = "observer"
 
 
 def may_see(owner: str | None, viewer: str, *, revealed: bool) -> bool:
