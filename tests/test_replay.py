@@ -41,12 +41,14 @@ from domain import dice
 from domain.campaign import Campaign, Ctx, token_hash
 from domain.chain import GENESIS, event_hash, secret_digest
 from domain.errors import DomainError
-from domain.visibility import OBSERVER, REFEREE
+from domain.visibility import REFEREE
 from projections.eventlog import export_jsonl
 
 NOW = "2026-01-01T00:00:00Z"
 SEALER = AesGcmSealer(bytes(32))
 SIDES = ("US", "German")
+#: A role that is neither a side nor the referee: sees public parts, may not act.
+OBSERVER = "observer"
 ROLES = (*SIDES, REFEREE, OBSERVER)
 CGS = ("CG I", "CG II", "CG III")
 
