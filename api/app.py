@@ -195,9 +195,14 @@ def campaign_view(campaign: Campaign) -> dict[str, Any]:
 
 
 def _roll(ledger: Ledger, campaign: Campaign, role: str, index: int) -> dict[str, Any]:
-    seq = campaign.roll_seq(index)
-    record = ledger.record(campaign, seq)
-    info = campaign.secrets.get(str(seq))
+    return _roll_view(ledger, campaign, role, ledger.record(campaign, campaign.roll_seq(index)))
+
+
+def _roll_view(
+    ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
+) -> dict[str, Any]:
+    """The roll held by ``record``, as ``role`` may see it (with its reveal, if any)."""
+    info = campaign.secrets.get(str(record["seq"]))
     reveal = None
     if info is not None and info["revealed_seq"] is not None:
         reveal = ledger.record(campaign, info["revealed_seq"])
@@ -313,8 +318,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             if_match=if_match,
         )
         _appended(response, done)
-        record = ledger.record(done.campaign, done.seq)
-        return _roll(ledger, done.campaign, role, record["payload"]["roll"]["index"])
+        return _roll_view(ledger, done.campaign, role, ledger.record(done.campaign, done.seq))
 
     @app.get("/v1/campaigns/{campaign_id}/rolls/{index}", tags=["dice"])
     def get_roll(
@@ -540,5 +544,5 @@ def _rule_result(ledger: Ledger, done: Done, role: str) -> dict[str, Any]:
         "roll": None,
     }
     if "roll" in record["payload"]:
-        out["roll"] = _roll(ledger, campaign, role, record["payload"]["roll"]["index"])
+        out["roll"] = _roll_view(ledger, campaign, role, record)
     return out

@@ -362,10 +362,8 @@ class Campaign(Aggregate):
                 field="purpose",
             )
         pub, sec = self._draw(ctx, count, purpose, secret=secret, client_nonce=client_nonce)
-        payload: dict[str, Any] = {"roll": pub}
-        if secret:
-            payload["owner"] = ctx.actor
-        return self._seq(self._emit(ctx, "DiceRolled", payload, sec, main=True))
+        owner = ctx.actor if secret else None
+        return self._command(ctx, "DiceRolled", {"roll": pub}, sec or {}, owner=owner)
 
     def reveal(self, ctx: Ctx, seq: int) -> int:
         """Reveal the secret part of event ``seq`` (and the seed, for a roll)."""
@@ -385,7 +383,7 @@ class Campaign(Aggregate):
             payload["index"] = index
             payload["commitment"] = self.commitments[index]
             payload["seed"] = self.seed(index, ctx.sealer).hex()
-        return int(self._emit(ctx, "SecretRevealed", payload, None, main=True)["seq"])
+        return self._command(ctx, "SecretRevealed", payload, {}, owner=None)
 
     def reveal_roll(self, ctx: Ctx, index: int) -> int:
         seq = self.roll_seq(index)
@@ -408,7 +406,7 @@ class Campaign(Aggregate):
         """
         self._require_role(ctx)
         rs = self.ruleset
-        step = _new_date_step(rs)
+        step = rs.new_date_step
         proposed = next(iter(self.ready.values()), None)
         nxt = self._next_date(rs, step, cg_date if cg_date is not None else proposed)
         if proposed is not None and nxt != proposed:
@@ -429,9 +427,9 @@ class Campaign(Aggregate):
         self._check_replenished_all(rs, [ctx.actor] if waiting else self.sides)
         if waiting:
             payload = {"side": ctx.actor, "cg_date": self.cg_date, "next": nxt, "step": step}
-            return self._seq(self._emit(ctx, "CGDateReady", payload, None, main=True))
+            return self._command(ctx, "CGDateReady", payload, {}, owner=None)
         payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}"}
-        return self._seq(self._emit(ctx, "CGDateBegan", payload, None, main=True))
+        return self._command(ctx, "CGDateBegan", payload, {}, owner=None)
 
     def _next_date(self, rs: Ruleset, step: str, cg_date: str | None) -> str:
         current = self.cg_date
@@ -485,25 +483,16 @@ class Campaign(Aggregate):
             )
         self._check_step_order(side, rule)
         base = rules.base(self.campaign_name, line["cg_date"], side)
-        payload: dict[str, Any] = {
-            "side": side,
-            "cg_date": line["cg_date"],
-            "rule": f"{self.ruleset_id}:{rule}",
-            "step": rule,
-            "base": base,
-        }
+        payload = {**self._rule_payload(side, rule), "base": base}
         if base is None:
             # A "-" on the CPP Base # chart: nothing arrives, no DR is made.
-            payload["repl"] = 0
-            return self._seq(self._emit(ctx, "CPPReplenished", payload, None, main=True))
+            return self._command(ctx, "CPPReplenished", payload, {"repl": 0}, owner=None)
         purpose = f"{self.ruleset_id}:{rule} CPP Replenishment"
         pub, sec = self._draw(ctx, 2, purpose, secret=True, client_nonce=client_nonce)
         assert sec is not None
         dr = sum(sec["dice"])
-        payload["owner"] = side
-        payload["roll"] = pub
-        secret = {**sec, "dr": dr, "repl": rules.replenished(base, dr)}
-        return self._seq(self._emit(ctx, "CPPReplenished", payload, secret, main=True))
+        values = {**sec, "dr": dr, "repl": rules.replenished(base, dr)}
+        return self._command(ctx, "CPPReplenished", {**payload, "roll": pub}, values, owner=side)
 
     def purchase_rg(
         self, ctx: Ctx, side: str, rgs: list[tuple[str, int]], *, secret: bool
@@ -537,19 +526,9 @@ class Campaign(Aggregate):
                 f"on {line['cg_date']}",
                 rule=rule,
             )
-        payload: dict[str, Any] = {
-            "side": side,
-            "cg_date": line["cg_date"],
-            "rule": f"{self.ruleset_id}:{rule}",
-            "step": rule,
-        }
         values = {"rgs": [{"rg": rg, "cpp": cost} for rg, cost in rgs]}
-        if secret:
-            payload["owner"] = side
-            record = self._emit(ctx, "RGPurchased", payload, values, main=True)
-        else:
-            record = self._emit(ctx, "RGPurchased", {**payload, **values}, None, main=True)
-        return self._seq(record)
+        payload = self._rule_payload(side, rule)
+        return self._command(ctx, "RGPurchased", payload, values, owner=side if secret else None)
 
     def purchase_recon(
         self,
@@ -598,19 +577,14 @@ class Campaign(Aggregate):
             "original": rolled[0],
             "final": rolled[0] + sum(d.value for d in drms),
         }
-        payload: dict[str, Any] = {
-            "side": side,
-            "cg_date": line["cg_date"],
-            "rule": f"{self.ruleset_id}:{rule}",
-            "step": rule,
-            "roll": pub,
-        }
-        if secret:
-            payload["owner"] = side
-            record = self._emit(ctx, "ReconPurchased", payload, {**(sec or {}), **values}, True)
-        else:
-            record = self._emit(ctx, "ReconPurchased", {**payload, **values}, None, main=True)
-        return self._seq(record)
+        payload = {**self._rule_payload(side, rule), "roll": pub}
+        return self._command(
+            ctx,
+            "ReconPurchased",
+            payload,
+            {**(sec or {}), **values},
+            owner=side if secret else None,
+        )
 
     # ------------------------------------------------------------------ helpers
 
@@ -702,8 +676,30 @@ class Campaign(Aggregate):
             return pub, {"dice": result}
         return {**pub, "dice": result, "seed": seed.hex()}, None
 
-    @staticmethod
-    def _seq(record: dict[str, Any]) -> int:
+    def _rule_payload(self, side: str, step: str) -> dict[str, Any]:
+        """Public fields of a rule command's event for ``side`` at RePh ``step``."""
+        return {
+            "side": side,
+            "cg_date": self.cg_date,
+            "rule": f"{self.ruleset_id}:{step}",
+            "step": step,
+        }
+
+    def _command(
+        self,
+        ctx: Ctx,
+        kind: str,
+        payload: dict[str, Any],
+        values: dict[str, Any],
+        *,
+        owner: str | None,
+    ) -> int:
+        """Append a command's main event: ``values`` are ``owner``'s secret, or
+        public when there is no owner. Returns its seq."""
+        if owner is None:
+            record = self._emit(ctx, kind, {**payload, **values}, None, main=True)
+        else:
+            record = self._emit(ctx, kind, {**payload, "owner": owner}, values, main=True)
         return int(record["seq"])
 
     def _publish_batch(self, ctx: Ctx, *, main: bool = False) -> None:
@@ -760,13 +756,6 @@ def _record(
     }
     record["hash"] = event_hash(record)
     return record
-
-
-def _new_date_step(rs: Ruleset) -> str:
-    for step in rs.reph_steps:
-        if step.title.startswith("New CG Date") or step.title == "Next CG Scenario":
-            return step.id
-    raise RuntimeError(f"{rs.id} has no New CG Date step")
 
 
 def _parse_date(rs: Ruleset, text: str, field: str) -> str:

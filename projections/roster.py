@@ -46,42 +46,39 @@ def roster_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]:
         return may_see(owner, viewer, revealed=campaign.is_revealed(seq))
 
     lines = []
-    start_known = True
+    start_known = True  # the Initial Scenario's CPP are public
     for line in campaign.cpp[side]:
-        hidden: list[str] = []
         repl_known = visible(line["repl_seq"])
-        purchases = [p for p in line["purchases"] if visible(p["seq"])]
         spent_known = all(visible(seq) for seq in line["purchase_seqs"])
         recon_known = visible(line["recon_seq"])
         total_known = start_known and repl_known
-        left_known = total_known and spent_known
-
-        def show(name: str, known: bool, value: Any) -> Any:
-            if known:
-                return value
-            hidden.append(name)  # noqa: B023 - evaluated immediately
-            return None
-
-        out = {
+        # Each column, with whether every event it is computed from is visible.
+        columns: dict[str, tuple[bool, Any]] = {
+            "start": (start_known, line["start"]),
+            "repl": (repl_known, line["repl"]),
+            "total": (total_known, cppbook.total(line)),
+            "rg_purchased": (spent_known, None),  # filled per purchase below
+            "spent": (spent_known, cppbook.spent(line)),
+            "left": (total_known and spent_known, cppbook.left(line)),
+            "recon": (recon_known, line["recon"]),
+            "recon_cpp": (recon_known, line["recon_cpp"]),
+        }
+        out: dict[str, Any] = {
             "cg_date": line["cg_date"],
             "initial": line["initial"],
             "cpp_base": line["base"],
-            "start": show("start", start_known, line["start"]),
-            "repl": show("repl", repl_known, line["repl"]),
-            "total": show("total", total_known, cppbook.total(line)),
-            "rg_purchased": [
-                {"rg": p["rg"], "cpp": p["cpp"], "seq": p["seq"]} for p in purchases
-            ],
-            "spent": show("spent", spent_known, cppbook.spent(line)),
-            "left": show("left", left_known, cppbook.left(line)),
-            "recon": show("recon", recon_known, line["recon"]),
-            "recon_cpp": show("recon_cpp", recon_known, line["recon_cpp"]),
-            "hidden": hidden,
         }
-        if not spent_known:
-            hidden.insert(hidden.index("spent"), "rg_purchased")
+        for name, (known, value) in columns.items():
+            out[name] = value if known else None
+        # Each RG is shown once its own event is visible, even if others are not.
+        out["rg_purchased"] = [
+            {"rg": p["rg"], "cpp": p["cpp"], "seq": p["seq"]}
+            for p in line["purchases"]
+            if visible(p["seq"])
+        ]
+        out["hidden"] = [name for name, (known, _) in columns.items() if not known]
         lines.append(out)
-        start_known = left_known and recon_known
+        start_known = total_known and spent_known and recon_known
     return {
         "campaign": campaign.cid,
         "side": side,

@@ -57,3 +57,13 @@ def test_purchase_body_takes_one_form(kgp: Game) -> None:
     ):
         assert_problem(kgp.post("German", "/rg-purchases", body), 422)
     assert kgp.version() == version
+
+
+def test_a_revealed_purchase_shows_while_another_stays_hidden(kgp: Game) -> None:
+    first = kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 1}).json()["seq"]
+    kgp.post("German", "/rg-purchases", {"rg": "V3", "cpp": 1})
+    assert kgp.post("German", f"/events/{first}/reveal").status_code == 200
+    line = kgp.get("US", "/roster?side=German").json()["lines"][0]
+    assert [(p["rg"], p["seq"]) for p in line["rg_purchased"]] == [("I2", first)]
+    assert {"rg_purchased", "spent", "left"} <= set(line["hidden"])
+    assert (line["spent"], line["left"]) == (None, None)

@@ -71,5 +71,6 @@ RULESET = Ruleset(
     campaigns=CAMPAIGNS,
     reph_steps=REPH_STEPS,
     normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "eve": "EVE", "n": "N"}),
+    new_date_step="9.612",  # 9.6121 New CG Date
     notes="CPP (9.616-9.617) and the Roster are not implemented for ABtF yet.",
 )

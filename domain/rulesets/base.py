@@ -78,6 +78,8 @@ class Ruleset:
     campaigns: Mapping[str, CampaignDef]
     reph_steps: tuple[RePhStep, ...]
     normalize_date: Callable[[str], str | None]
+    #: The RePh step that begins a new CG Date (e.g. KGP 8.612, 8.6121).
+    new_date_step: str
     cpp: CppRules | None = None
     notes: str = ""
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
@@ -85,6 +87,8 @@ class Ruleset:
     def __post_init__(self) -> None:
         for i, step in enumerate(self.reph_steps):
             self._step_index[step.id] = i
+        if self.new_date_step not in self._step_index:
+            raise ValueError(f"{self.id}: {self.new_date_step} is not a RePh step")
 
     def step(self, step_id: str) -> RePhStep:
         return self.reph_steps[self._step_index[step_id]]

@@ -189,5 +189,6 @@ RULESET = Ruleset(
     campaigns=CAMPAIGNS,
     reph_steps=REPH_STEPS,
     normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "n": "N"}),
+    new_date_step="8.612",  # 8.6121 New CG Date
     cpp=KgpCpp(),
 )

@@ -62,5 +62,6 @@ RULESET = Ruleset(
     normalize_date=period_date_normalizer(
         {"morning": "Morning", "afternoon": "Afternoon", "evening": "Evening", "night": "Night"}
     ),
+    new_date_step="4.0",  # 4.0 Next CG Scenario
     notes="Purchase Points (2.92, 3.4) are not implemented for SG yet.",
 )
