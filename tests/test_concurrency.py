@@ -528,9 +528,8 @@ def _verify_ledger(ledger: Ledger, cid: str) -> list[dict[str, Any]]:
     return records
 
 
-def test_ledger_concurrent_purchases(ledger: Ledger) -> None:
-    cid = _ledger_campaign(ledger)
-    total = cppbook.total(ledger.load(cid).cpp["German"][-1])
+def _buyer(ledger: Ledger, cid: str, if_match: int | None = None) -> Callable[[int], Any]:
+    """A German purchase of I2 for 3 CPP; returns the result or the refusal."""
 
     def buy(i: int) -> Any:
         try:
@@ -540,11 +539,18 @@ def test_ledger_concurrent_purchases(ledger: Ledger) -> None:
                 lambda c, ctx: c.purchase_rg(ctx, "German", [("I2", 3)], secret=True),
                 operation="rg-purchase",
                 body={"i": i},
+                if_match=if_match,
             )
         except DomainError as exc:
             return exc
 
-    results = fire(N, buy)
+    return buy
+
+
+def test_ledger_concurrent_purchases(ledger: Ledger) -> None:
+    cid = _ledger_campaign(ledger)
+    total = cppbook.total(ledger.load(cid).cpp["German"][-1])
+    results = fire(N, _buyer(ledger, cid))
     failures = [r for r in results if isinstance(r, DomainError)]
     for exc in failures:
         assert isinstance(exc, RuleViolation), repr(exc)
@@ -560,21 +566,7 @@ def test_ledger_concurrent_purchases(ledger: Ledger) -> None:
 def test_ledger_concurrent_purchases_if_match(ledger: Ledger) -> None:
     cid = _ledger_campaign(ledger)
     version = ledger.load(cid).version
-
-    def buy(i: int) -> Any:
-        try:
-            return ledger.execute(
-                cid,
-                "German",
-                lambda c, ctx: c.purchase_rg(ctx, "German", [("I2", 3)], secret=True),
-                operation="rg-purchase",
-                body={"i": i},
-                if_match=version,
-            )
-        except DomainError as exc:
-            return exc
-
-    results = fire(N, buy)
+    results = fire(N, _buyer(ledger, cid, if_match=version))
     failures = [r for r in results if isinstance(r, DomainError)]
     assert len(failures) == N - 1
     assert all(isinstance(exc, VersionConflict) for exc in failures), failures
