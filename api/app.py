@@ -21,16 +21,19 @@ from api.schemas import (
     ReplenishmentCreate,
     RGPurchaseCreate,
     RollCreate,
+    TableRollCreate,
 )
 from cgledger.ledger import Done, Ledger, fingerprint
 from cgledger.settings import Settings
 from domain.campaign import Campaign, Ctx
-from domain.errors import DomainError, InvalidInput, VersionConflict
-from domain.rulesets import REGISTRY
+from domain.errors import DomainError, InvalidInput, NotFound, VersionConflict
+from domain.rulesets import REGISTRY, Ruleset
+from domain.tables import DrmRequest, describe
 from domain.visibility import REFEREE, redact
 from projections.eventlog import event_items, export_jsonl
 from projections.rolls import roll_view
 from projections.roster import roster_view
+from projections.tables import table_roll_view
 
 PROBLEM = "application/problem+json"
 MAX_PAGE = 1000
@@ -43,9 +46,7 @@ class Unauthorized(DomainError):
     title = "Unauthorized"
 
 
-def problem(
-    status: int, slug: str, title: str, detail: str, **extra: Any
-) -> JSONResponse:
+def problem(status: int, slug: str, title: str, detail: str, **extra: Any) -> JSONResponse:
     body = {"type": f"urn:cgledger:problem:{slug}", "title": title, "status": status}
     body["detail"] = detail
     body.update({k: v for k, v in extra.items() if v is not None})
@@ -150,7 +151,7 @@ def _version(if_match: str | None) -> int | None:
         raise InvalidInput('If-Match must be a campaign version such as "12"', field="If-Match")
     if weak:
         # RFC 9110 13.1.1: If-Match uses the strong comparison; a weak tag never matches.
-        raise VersionConflict("If-Match needs a strong entity tag, e.g. \"12\"", field="If-Match")
+        raise VersionConflict('If-Match needs a strong entity tag, e.g. "12"', field="If-Match")
     return int(text)
 
 
@@ -209,6 +210,25 @@ def _roll_view(
     return roll_view(record, role, reveal=reveal, unsealed_seed=ledger.unsealed_seed(campaign))
 
 
+def _table_roll(
+    ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
+) -> dict[str, Any]:
+    info = campaign.secrets.get(str(record["seq"]))
+    reveal = None
+    if info is not None and info["revealed_seq"] is not None:
+        reveal = ledger.record(campaign, info["revealed_seq"])
+    return table_roll_view(
+        record, role, reveal=reveal, unsealed_seed=ledger.unsealed_seed(campaign)
+    )
+
+
+def _ruleset(ruleset: str) -> Ruleset:
+    rs = REGISTRY.get(ruleset)
+    if rs is None:
+        raise NotFound(f"unknown ruleset {ruleset!r}; known: {', '.join(REGISTRY)}")
+    return rs
+
+
 def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists every route
     @app.get("/v1/rulesets", tags=["rulesets"])
     def list_rulesets() -> list[dict[str, Any]]:
@@ -230,10 +250,24 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
                     for c in rs.campaigns.values()
                 ],
                 "cpp": rs.cpp is not None,
+                "tables": len(rs.tables),
+                "tables_url": f"/v1/rulesets/{rs.id}/tables",
                 "notes": rs.notes,
             }
             for rs in REGISTRY.values()
         ]
+
+    @app.get("/v1/rulesets/{ruleset}/tables", tags=["rulesets"])
+    def list_tables(ruleset: str) -> list[dict[str, Any]]:
+        """Every die table of the ruleset: rule, dr/DR, Secret, named DRMs, bands."""
+        return [describe(t) for t in _ruleset(ruleset).tables.values()]
+
+    @app.get("/v1/rulesets/{ruleset}/tables/{table_id}", tags=["rulesets"])
+    def get_table(ruleset: str, table_id: str) -> dict[str, Any]:
+        table = _ruleset(ruleset).table(table_id)
+        if table is None:
+            raise NotFound(f"{ruleset} has no table {table_id!r}")
+        return describe(table)
 
     @app.post("/v1/campaigns", status_code=201, tags=["campaigns"])
     def create_campaign(
@@ -263,9 +297,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         return {**campaign_view(created.campaign), "tokens": created.tokens}
 
     @app.get("/v1/campaigns/{campaign_id}", tags=["campaigns"])
-    def get_campaign(
-        campaign_id: CampaignId, response: Response, caller: Auth
-    ) -> dict[str, Any]:
+    def get_campaign(campaign_id: CampaignId, response: Response, caller: Auth) -> dict[str, Any]:
         campaign, role = caller.campaign, caller.role
         _etag(response, campaign)
         return {**campaign_view(campaign), "you": role}
@@ -319,6 +351,40 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         )
         _appended(response, done)
         return _roll_view(ledger, done.campaign, role, ledger.record(done.campaign, done.seq))
+
+    @app.post("/v1/campaigns/{campaign_id}/tables/{table_id}/rolls", status_code=201, tags=["dice"])
+    def roll_table(
+        campaign_id: CampaignId,
+        table_id: Annotated[str, Path(description="e.g. kgp:8.606-infantry", max_length=60)],
+        body: TableRollCreate,
+        response: Response,
+        caller: Auth,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """Roll on a rule table with named DRMs; records and returns the Original
+        roll, each DRM as applied, the Final result and the outcome."""
+        requests = [
+            DrmRequest(id=d.id, count=d.count, value=d.value, note=d.note) for d in body.drm
+        ]
+        ledger, role, done = run(
+            caller,
+            campaign_id,
+            lambda c, ctx: c.roll_table(
+                ctx,
+                table_id,
+                drm=requests,
+                inputs=dict(body.inputs),
+                secret=body.secret,
+                client_nonce=body.client_nonce,
+            ),
+            operation=f"table-roll {table_id}",
+            body=body.model_dump(mode="json"),
+            idem=idem,
+            if_match=if_match,
+        )
+        _appended(response, done)
+        return _table_roll(ledger, done.campaign, role, ledger.record(done.campaign, done.seq))
 
     @app.get("/v1/campaigns/{campaign_id}/rolls/{index}", tags=["dice"])
     def get_roll(

@@ -36,6 +36,28 @@ class RollCreate(Body):
     client_nonce: str | None = Nonce
 
 
+class DrmItem(Body):
+    """A DRM the roller names: its id from the table's ``drms``, with a
+    ``count`` (per-count DRM) or a ``value`` (valued DRM), or ``"other"`` with
+    a ``value`` and a ``note`` for a modifier the table does not list."""
+
+    id: str = Field(min_length=1, max_length=60, examples=["isolated"])
+    count: StrictInt | None = Field(default=None, description="For a per-count DRM")
+    value: StrictInt | None = Field(default=None, description="For a valued DRM or 'other'")
+    note: str | None = Field(default=None, max_length=200, description="Only for 'other'")
+
+
+class TableRollCreate(Body):
+    drm: list[DrmItem] = Field(default_factory=list, max_length=30)
+    inputs: dict[str, StrictInt | str] = Field(
+        default_factory=dict, description="The table's inputs (see its `inputs`)"
+    )
+    secret: bool | None = Field(
+        default=None, description="Defaults to secret where the rule makes the roll Secret"
+    )
+    client_nonce: str | None = Nonce
+
+
 class CGDateCreate(Body):
     cg_date: str | None = Field(
         default=None, description="The CG Date to begin; required only past a seed's calendar."

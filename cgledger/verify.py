@@ -10,7 +10,10 @@ Needs nothing but the file: it checks that
 * every roll whose seed is public (a public roll, or a revealed Secret roll)
   matches its commitment and recomputes to the recorded dice,
 * every rule result the ruleset defines (8.616 CPP Replenishment, 8.622 Recon)
-  recomputes from its recorded Original roll.
+  recomputes from its recorded Original roll,
+* every table definition (``TableDefined``) matches its content hash, and every
+  visible table roll re-reads, from that recorded definition and its recorded
+  dice, DRMs and inputs, to the recorded Original, DRMs, Final and outcome.
 
 The first problem is reported with the ``seq`` of the first bad event.
 """
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain import dice
+from domain import tables as tablebook
 from domain.chain import GENESIS, LINE_FIELDS, event_hash, secret_digest
 from domain.rulesets import REGISTRY
 
@@ -40,6 +44,8 @@ class Report:
     rolls_recomputed: int = 0
     rolls_hidden: int = 0
     rule_results_checked: int = 0
+    #: Table definitions by content hash, with the seq that recorded each.
+    tables: dict[str, tuple[dict[str, Any], int]] = field(default_factory=dict)
     head: str = GENESIS
     notes: list[str] = field(default_factory=list)
 
@@ -183,6 +189,13 @@ def _collect(
             raise VerificationError(f"roll index {index} out of order (expected {len(rolls)})", seq)
         rolls[index] = obj
         report.rolls += 1
+    if obj["type"] == "TableDefined":
+        digest = payload["hash"]
+        if tablebook.table_hash(payload["definition"]) != digest:
+            raise VerificationError("the table definition does not match its hash", seq)
+        if digest in report.tables:
+            raise VerificationError(f"table definition {digest[:12]} recorded twice", seq)
+        report.tables[digest] = (payload["definition"], seq)
     if obj["type"] == "SecretRevealed":
         if type(payload["of_seq"]) is not int or not 1 <= payload["of_seq"] < seq:
             raise VerificationError("a reveal must follow the event it reveals", seq)
@@ -260,6 +273,8 @@ def _check_rule_result(
     created: dict[str, Any], obj: dict[str, Any], rolled: list[int], report: Report
 ) -> None:
     """Recompute the result of a rule roll from its recorded Original roll."""
+    if "table" in obj["payload"]:
+        _check_table_roll(obj, rolled, report)
     ruleset = REGISTRY.get(created["ruleset"])
     if ruleset is None or ruleset.cpp is None:
         return
@@ -299,3 +314,25 @@ def _check_rule_result(
                 seq,
             )
         report.rule_results_checked += 1
+
+
+def _check_table_roll(obj: dict[str, Any], rolled: list[int], report: Report) -> None:
+    """Re-read a table roll against the definition recorded before it."""
+    seq = obj["seq"]
+    ref = obj["payload"]["table"]
+    found = report.tables.get(ref["hash"])
+    if found is None or found[1] >= seq:
+        raise VerificationError(f"{ref['id']}: no definition of it was recorded before", seq)
+    definition, _ = found
+    if definition["id"] != ref["id"]:
+        raise VerificationError(f"the definition recorded for {ref['id']} is another table", seq)
+    values = {**obj["payload"], **(obj["secret"] or {})}
+    result, differs = tablebook.audit(definition, rolled, values)
+    if differs:
+        field = differs[0]
+        raise VerificationError(
+            f"{ref['id']}: re-reading the table gives {field} {result[field]!r}, "
+            f"but {values.get(field)!r} is recorded",
+            seq,
+        )
+    report.rule_results_checked += 1

@@ -26,6 +26,7 @@ from eventsourcing.domain import Aggregate, event
 
 from domain import cpp as cppbook
 from domain import dice
+from domain import tables as tablebook
 from domain.chain import GENESIS, event_hash, secret_digest
 from domain.errors import (
     Forbidden,
@@ -101,6 +102,8 @@ class Campaign(Aggregate):
         self.steps: dict[str, str | None] = {}
         #: Sides ready to begin the next CG Date, and the date each proposed.
         self.ready: dict[str, str] = {}
+        #: Content hash -> seq of the TableDefined event (see recorded_tables).
+        self.table_defs: dict[str, int] = {}
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -113,6 +116,14 @@ class Campaign(Aggregate):
 
     @event("SecretRevealed", topic="cgledger:SecretRevealed")
     def _secret_revealed(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("TableDefined", topic="cgledger:TableDefined")
+    def _table_defined(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("TableRolled", topic="cgledger:TableRolled")
+    def _table_rolled(self, record: dict[str, Any]) -> None:
         self._apply(record)
 
     @event("CGDateReady", topic="cgledger:CGDateReady")
@@ -182,6 +193,9 @@ class Campaign(Aggregate):
             }
         )
 
+    def _on_TableDefined(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.recorded_tables()[p["hash"]] = record["seq"]
+
     def _on_SecretRevealed(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.secrets[str(p["of_seq"])]["revealed_seq"] = record["seq"]
 
@@ -234,6 +248,14 @@ class Campaign(Aggregate):
     @property
     def cg_date(self) -> str:
         return self.calendar[self.date_index]
+
+    def recorded_tables(self) -> dict[str, int]:
+        """Content hash of each table definition in the log -> its TableDefined seq.
+
+        Created on first use, so snapshots taken before tables existed still load.
+        """
+        found: dict[str, int] = self.__dict__.setdefault("table_defs", {})
+        return found
 
     def role_for_token(self, token: str) -> str | None:
         digest = token_hash(token)
@@ -365,6 +387,69 @@ class Campaign(Aggregate):
         owner = ctx.actor if secret else None
         return self._command(ctx, "DiceRolled", {"roll": pub}, sec or {}, owner=owner)
 
+    def roll_table(
+        self,
+        ctx: Ctx,
+        table_id: str,
+        *,
+        drm: list[tablebook.DrmRequest],
+        inputs: dict[str, Any],
+        secret: bool | None,
+        client_nonce: str | None,
+    ) -> int:
+        """Roll on a rule table: the Original roll, each DRM, the Final result and
+        the outcome, read by the one resolver (``domain.tables``). A table the
+        rules call Secret is secret unless ``secret`` is false."""
+        self._require_role(ctx)
+        table = self.table(table_id)
+        if table.endpoint:
+            raise RuleViolation(
+                f"{table.rule}: {table.id} changes the campaign's state; roll it with "
+                f"POST /v1/campaigns/{self.cid}{table.endpoint}",
+                rule=table.rule,
+            )
+        # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
+        values = tablebook.check_inputs(table, inputs)
+        tablebook.apply_drms(table, drm, values)
+        hidden = table.secret if secret is None else secret
+        self._define_table(ctx, table)
+        purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
+        pub, sec = self._draw(ctx, table.dice, purpose, secret=hidden, client_nonce=client_nonce)
+        rolled = sec["dice"] if sec is not None else pub["dice"]
+        result = tablebook.resolve(table, rolled, drm, inputs)
+        payload = {
+            "side": ctx.actor,
+            "cg_date": self.cg_date,
+            "rule": table.id,
+            "table": {"id": table.id, "hash": tablebook.content_hash(table)},
+            "roll": pub,
+        }
+        values_out = {**(sec or {}), "inputs": dict(inputs), **result}
+        return self._command(
+            ctx, "TableRolled", payload, values_out, owner=ctx.actor if hidden else None
+        )
+
+    def table(self, table_id: str) -> tablebook.Table:
+        table = self.ruleset.table(table_id)
+        if table is None:
+            raise NotFound(
+                f"{self.ruleset_id} has no table {table_id!r}; "
+                f"GET /v1/rulesets/{self.ruleset_id}/tables lists them"
+            )
+        return table
+
+    def _define_table(self, ctx: Ctx, table: tablebook.Table) -> None:
+        """Put the table's definition in the log the first time it is used, so
+        every roll on it audits against the exact definition it was read with."""
+        digest = tablebook.content_hash(table)
+        if digest not in self.recorded_tables():
+            payload = {
+                "table": table.id,
+                "hash": digest,
+                "definition": tablebook.definition(table),
+            }
+            self._emit(ctx, "TableDefined", payload, None)
+
     def reveal(self, ctx: Ctx, seq: int) -> int:
         """Reveal the secret part of event ``seq`` (and the seed, for a roll)."""
         self._require_role(ctx)
@@ -494,9 +579,7 @@ class Campaign(Aggregate):
         values = {**sec, "dr": dr, "repl": rules.replenished(base, dr)}
         return self._command(ctx, "CPPReplenished", {**payload, "roll": pub}, values, owner=side)
 
-    def purchase_rg(
-        self, ctx: Ctx, side: str, rgs: list[tuple[str, int]], *, secret: bool
-    ) -> int:
+    def purchase_rg(self, ctx: Ctx, side: str, rgs: list[tuple[str, int]], *, secret: bool) -> int:
         """8.619: buy one or more RG, each for its CPP cost (limits per
         8.6195-8.6196 come later). One event records the whole batch, so a
         side that buys in secret can hide how many RG it bought; an empty
@@ -781,6 +864,8 @@ def _known_date(rs: Ruleset, calendar: list[str], text: str, field: str) -> str:
 _TRIGGERS: dict[str, Callable[[Campaign, dict[str, Any]], None]] = {
     "CommitmentsPublished": Campaign._commitments_published,
     "DiceRolled": Campaign._dice_rolled,
+    "TableDefined": Campaign._table_defined,
+    "TableRolled": Campaign._table_rolled,
     "SecretRevealed": Campaign._secret_revealed,
     "CGDateReady": Campaign._cg_date_ready,
     "CGDateBegan": Campaign._cg_date_began,

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 from domain.dice import canon
@@ -315,25 +316,17 @@ def _number(values: Mapping[str, int | str], name: str) -> int:
 def apply_drms(
     table: Table, requested: Sequence[DrmRequest], values: Mapping[str, int | str]
 ) -> list[dict[str, Any]]:
-    """Each DRM as applied, in the order named, after the automatic ones."""
+    """Each DRM as applied: the automatic ones first, then those named, in order."""
     applied: list[dict[str, Any]] = []
-    for d in table.drms:
-        if d.kind == "input":
-            n = _div(_number(values, d.input) + d.offset, d.divisor, d.rounding)
-            applied.append({"id": d.id, "text": d.text, "value": d.value * n})
+    for auto in table.drms:
+        if auto.kind == "input":
+            n = _div(_number(values, auto.input) + auto.offset, auto.divisor, auto.rounding)
+            applied.append({"id": auto.id, "text": auto.text, "value": auto.value * n})
     seen: dict[str, str] = {}
     for i, req in enumerate(requested):
         where = f"drm[{i}]"
         if req.id == OTHER:
-            if req.count is not None:
-                raise _bad("an 'other' DRM takes a value and a note, not a count", where)
-            if req.value is None or not req.note or not req.note.strip():
-                raise _bad("an 'other' DRM needs a value and a note saying what it is", where)
-            if not -MAX_VALUE <= req.value <= MAX_VALUE or req.value == 0:
-                raise _bad(f"an 'other' DRM's value is -{MAX_VALUE} to {MAX_VALUE}, not 0", where)
-            if len(req.note) > MAX_NOTE:
-                raise _bad(f"a note is at most {MAX_NOTE} characters", where)
-            applied.append({"id": OTHER, "text": req.note, "value": req.value, "note": req.note})
+            applied.append(_other(req, where))
             continue
         d = table.drm(req.id)
         if d is None:
@@ -343,36 +336,53 @@ def apply_drms(
                 f"{names or '(none)'}, or 'other' with a value and a note",
                 f"{where}.id",
             )
-        if d.kind == "input":
-            raise _bad(f"DRM {d.id!r} is applied from input {d.input!r}; do not name it", where)
         if req.id in seen:
             raise _bad(f"DRM {req.id!r} is named twice", where)
         if d.group and d.group in seen.values():
             other = next(k for k, g in seen.items() if g == d.group)
             raise _bad(f"DRM {d.id!r} and {other!r} cannot both apply", where)
         seen[req.id] = d.group
-        if req.note is not None:
-            raise _bad("only an 'other' DRM takes a note", where)
-        entry: dict[str, Any] = {"id": d.id, "text": d.text}
-        if d.kind == "fixed":
-            if req.count is not None or req.value is not None:
-                raise _bad(f"DRM {d.id!r} is a fixed {d.value:+d}; give no count or value", where)
-            entry["value"] = d.value
-        elif d.kind == "per":
-            if req.value is not None or req.count is None:
-                raise _bad(f"DRM {d.id!r} needs a count ({d.count_means})", where)
-            if not 0 <= req.count <= MAX_COUNT:
-                raise _bad(f"a count is 0 to {MAX_COUNT}", f"{where}.count")
-            units = _div(max(0, req.count - d.excess_over), d.divisor, d.rounding)
-            entry.update(count=req.count, value=d.value * units)
-        else:  # valued
-            if req.count is not None or req.value is None:
-                raise _bad(f"DRM {d.id!r} needs a value (the x of {d.text!r})", where)
-            if not -MAX_VALUE <= req.value <= MAX_VALUE:
-                raise _bad(f"a value is -{MAX_VALUE} to {MAX_VALUE}", f"{where}.value")
-            entry.update(x=req.value, value=d.value * _div(req.value, d.divisor, d.rounding))
-        applied.append(entry)
+        applied.append(_named(d, req, where))
     return applied
+
+
+def _other(req: DrmRequest, where: str) -> dict[str, Any]:
+    """A modifier the table does not list (leadership, a scenario SSR, ...)."""
+    if req.count is not None:
+        raise _bad("an 'other' DRM takes a value and a note, not a count", where)
+    if req.value is None or not req.note or not req.note.strip():
+        raise _bad("an 'other' DRM needs a value and a note saying what it is", where)
+    if not -MAX_VALUE <= req.value <= MAX_VALUE or req.value == 0:
+        raise _bad(f"an 'other' DRM's value is -{MAX_VALUE} to {MAX_VALUE}, not 0", where)
+    if len(req.note) > MAX_NOTE:
+        raise _bad(f"a note is at most {MAX_NOTE} characters", where)
+    return {"id": OTHER, "text": req.note, "value": req.value, "note": req.note}
+
+
+def _named(d: DrmDef, req: DrmRequest, where: str) -> dict[str, Any]:
+    if d.kind == "input":
+        raise _bad(f"DRM {d.id!r} is applied from input {d.input!r}; do not name it", where)
+    if req.note is not None:
+        raise _bad("only an 'other' DRM takes a note", where)
+    entry: dict[str, Any] = {"id": d.id, "text": d.text}
+    if d.kind == "fixed":
+        if req.count is not None or req.value is not None:
+            raise _bad(f"DRM {d.id!r} is a fixed {d.value:+d}; give no count or value", where)
+        entry["value"] = d.value
+    elif d.kind == "per":
+        if req.value is not None or req.count is None:
+            raise _bad(f"DRM {d.id!r} needs a count ({d.count_means})", where)
+        if not 0 <= req.count <= MAX_COUNT:
+            raise _bad(f"a count is 0 to {MAX_COUNT}", f"{where}.count")
+        units = _div(max(0, req.count - d.excess_over), d.divisor, d.rounding)
+        entry.update(count=req.count, value=d.value * units)
+    else:  # valued
+        if req.count is not None or req.value is None:
+            raise _bad(f"DRM {d.id!r} needs a value (the x of {d.text!r})", where)
+        if not -MAX_VALUE <= req.value <= MAX_VALUE:
+            raise _bad(f"a value is -{MAX_VALUE} to {MAX_VALUE}", f"{where}.value")
+        entry.update(x=req.value, value=d.value * _div(req.value, d.divisor, d.rounding))
+    return entry
 
 
 def band_for(table: Table, n: int, values: Mapping[str, int | str]) -> int:
@@ -458,7 +468,8 @@ def parse_requests(raw: Sequence[Mapping[str, Any]]) -> list[DrmRequest]:
 
 def definition(table: Table) -> dict[str, Any]:
     """The table as canonical JSON data: strings, integers, lists and objects."""
-    return _plain(table)
+    data: dict[str, Any] = _plain(table)
+    return data
 
 
 def _plain(obj: Any) -> Any:
@@ -468,9 +479,7 @@ def _plain(obj: Any) -> Any:
         return {"input": obj.input, "offset": obj.offset}
     if isinstance(obj, (Table, Band, DrmDef, InputDef, Lookup, Special, Amount)):
         return {
-            k: _plain(v)
-            for k, v in vars(obj).items()
-            if not k.startswith("_") and v is not None
+            k: _plain(v) for k, v in vars(obj).items() if not k.startswith("_") and v is not None
         }
     if isinstance(obj, (tuple, list)):
         return [_plain(v) for v in obj]
@@ -511,7 +520,9 @@ def from_definition(data: Mapping[str, Any]) -> Table:
             for i in data["inputs"]
         ),
         lookups=tuple(
-            Lookup(lk["id"], lk["text"], strs(lk["keys"]), tuple((strs(k), n) for k, n in lk["rows"]))
+            Lookup(
+                lk["id"], lk["text"], strs(lk["keys"]), tuple((strs(k), n) for k, n in lk["rows"])
+            )
             for lk in data["lookups"]
         ),
         specials=tuple(Special(**s) for s in data["specials"]),
@@ -590,8 +601,6 @@ def describe(table: Table) -> dict[str, Any]:
 
 def registry(*tables: Table) -> Mapping[str, Table]:
     """A ruleset's tables by id; refuses duplicates and dangling follow-ups."""
-    from types import MappingProxyType
-
     by_id: dict[str, Table] = {}
     for t in tables:
         if t.id in by_id:
@@ -641,9 +650,7 @@ def per(
     rounding: Rounding = "FRD",
     excess_over: int = 0,
 ) -> DrmDef:
-    return DrmDef(
-        id, text, "per", value, counts, divisor, rounding, excess_over
-    )
+    return DrmDef(id, text, "per", value, counts, divisor, rounding, excess_over)
 
 
 def valued(
@@ -654,3 +661,42 @@ def valued(
 
 def from_input(id: str, text: str, input: str, *, offset: int = 0, times: int = 1) -> DrmDef:
     return DrmDef(id, text, "input", times, input=input, offset=offset)
+
+
+# ---------------------------------------------------------------- audit
+
+
+def table_hash(data: Mapping[str, Any]) -> str:
+    """The content hash of a recorded definition (equals ``content_hash``)."""
+    return hashlib.sha256(b"cgledger/v1/table\n" + canon(data)).hexdigest()
+
+
+def requests_from(table: Table, applied: Sequence[Mapping[str, Any]]) -> list[DrmRequest]:
+    """The DRMs as the roller named them, rebuilt from the DRMs as applied."""
+    requests = []
+    for a in applied:
+        if a["id"] == OTHER:
+            requests.append(DrmRequest(OTHER, value=a["value"], note=a["note"]))
+            continue
+        d = table.drm(a["id"])
+        if d is None:
+            raise ValueError(f"{table.id} has no DRM {a['id']!r}")
+        if d.kind == "per":
+            requests.append(DrmRequest(d.id, count=a["count"]))
+        elif d.kind == "valued":
+            requests.append(DrmRequest(d.id, value=a["x"]))
+        elif d.kind == "fixed":
+            requests.append(DrmRequest(d.id))
+    return requests
+
+
+def audit(
+    data: Mapping[str, Any], dice: Sequence[int], recorded: Mapping[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
+    """Re-read a table roll from the recorded definition, the recorded dice,
+    DRMs and inputs. Returns the recomputed result and the fields that differ
+    from ``recorded`` (empty when the record is consistent)."""
+    table = from_definition(data)
+    result = resolve(table, dice, requests_from(table, recorded["drm"]), recorded["inputs"])
+    differs = [k for k in ("original", "drm", "final", "outcome") if result[k] != recorded.get(k)]
+    return result, differs

@@ -11,7 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Protocol
+
+from domain.tables import Table
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,8 @@ class Ruleset:
     #: The RePh step that begins a new CG Date (e.g. KGP 8.612, 8.6121).
     new_date_step: str
     cpp: CppRules | None = None
+    #: Every die table of the ruleset by id ("kgp:8.606-infantry"), as data.
+    tables: Mapping[str, Table] = field(default_factory=lambda: MappingProxyType({}))
     notes: str = ""
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
@@ -89,6 +94,12 @@ class Ruleset:
             self._step_index[step.id] = i
         if self.new_date_step not in self._step_index:
             raise ValueError(f"{self.id}: {self.new_date_step} is not a RePh step")
+
+    def table(self, table_id: str) -> Table | None:
+        """A table by its id, with or without the "<ruleset>:" prefix."""
+        if ":" not in table_id:
+            table_id = f"{self.id}:{table_id}"
+        return self.tables.get(table_id)
 
     def step(self, step_id: str) -> RePhStep:
         return self.reph_steps[self._step_index[step_id]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from domain.rulesets import sg_tables
 from domain.rulesets.base import CampaignDef, RePhStep, Ruleset, period_date_normalizer
 
 AMERICAN = "American"
@@ -63,5 +64,6 @@ RULESET = Ruleset(
         {"morning": "Morning", "afternoon": "Afternoon", "evening": "Evening", "night": "Night"}
     ),
     new_date_step="4.0",  # 4.0 Next CG Scenario
+    tables=sg_tables.TABLES,
     notes="Purchase Points (2.92, 3.4) are not implemented for SG yet.",
 )
