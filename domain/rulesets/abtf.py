@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from domain.rulesets import abtf_tables
 from domain.rulesets.base import CampaignDef, RePhStep, Ruleset, period_date_normalizer
 
 BRITISH = "British"
@@ -73,4 +74,5 @@ RULESET = Ruleset(
     normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "eve": "EVE", "n": "N"}),
     new_date_step="9.612",  # 9.6121 New CG Date
     notes="CPP (9.616-9.617) and the Roster are not implemented for ABtF yet.",
+    tables=abtf_tables.TABLES,
 )

@@ -22,7 +22,8 @@ READINGS OF GARBLED OCR (each is easy to correct here, and only here):
   chart's 19 PM row reads 35/35. The EX is illustrative; the chart is used.
 * 8.616 gives no floor for Base # minus DR. The only Base # below 12 is the
   U.S. 10 of CG II 21 PM; there a DR of 11 or 12 would give -1 or -2. We record
-  0 CPP Replenished instead (``REPLENISHMENT_FLOOR``): "CPP Replenished" is an
+  0 CPP Replenished instead (the ``floor`` of the kgp:8.616 table's amount, in
+  ``kgp_tables``): "CPP Replenished" is an
   amount received, never a loss.
 """
 
@@ -30,9 +31,9 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from domain.rulesets import kgp_tables
 from domain.rulesets.base import (
     CampaignDef,
-    Drm,
     RePhStep,
     Ruleset,
     period_date_normalizer,
@@ -100,9 +101,6 @@ CPP_BASE: MappingProxyType[str, MappingProxyType[str, tuple[int, int | None]]] =
 #: ("the 19 AM Initial scenario of CG I").
 INITIAL_DATES = MappingProxyType({"CG I": "19 AM", "CG II": "20 PM", "CG III": "19 PM"})
 
-REPLENISHMENT_FLOOR = 0
-
-
 def _calendar(cg: str) -> tuple[str, ...]:
     return (INITIAL_DATES[cg], *CPP_BASE[cg].keys())
 
@@ -164,23 +162,6 @@ class KgpCpp:
         us, german = CPP_BASE[campaign][cg_date]
         return us if side == US else german
 
-    def replenished(self, base: int, dr: int) -> int:
-        # 8.616: "the CPP Base # (8.6161) minus a Secret DR ... = the final
-        # amount of CPP Replenished" (floor: see the module docstring).
-        return max(REPLENISHMENT_FLOOR, base - dr)
-
-    def recon_drms(self, *, cpp: int, lax: bool) -> list[Drm]:
-        # 8.622: "+5 Spent 2 CPP"; "-1 Reconnoitering side's Majority Squad
-        # Type (E.4) is Lax". The drm are cumulative.
-        drms: list[Drm] = []
-        if cpp == 2:
-            drms.append(Drm("spent-2-cpp", "Spent 2 CPP", 5))
-        if lax:
-            drms.append(
-                Drm("lax", "Reconnoitering side's Majority Squad Type (E.4) is Lax", -1)
-            )
-        return drms
-
 
 RULESET = Ruleset(
     id="kgp",
@@ -191,4 +172,5 @@ RULESET = Ruleset(
     normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "n": "N"}),
     new_date_step="8.612",  # 8.6121 New CG Date
     cpp=KgpCpp(),
+    tables=kgp_tables.TABLES,
 )

@@ -1,0 +1,10 @@
+"""Every KGP die table, as data: 8.604-8.615 (escape, post-scenario,
+equipment) in ``_kgp_a`` and 8.616-8.625 plus the CG and KGP SSR in
+``_kgp_b``. Each module's docstring lists the readings of garbled OCR it made."""
+
+from __future__ import annotations
+
+from domain.rulesets import _kgp_a, _kgp_b
+from domain.tables import registry
+
+TABLES = registry(*_kgp_a.TABLES.values(), *_kgp_b.TABLES.values())
