@@ -118,9 +118,7 @@ class Ledger:
         self, campaign: Campaign, *, after: int = 0, limit: int | None = None
     ) -> list[dict[str, Any]]:
         """Stored records of ``campaign`` with seq > ``after`` (server side: unredacted)."""
-        events = self.store.events.get(
-            campaign.id, gt=after, lte=campaign.version, limit=limit
-        )
+        events = self.store.events.get(campaign.id, gt=after, lte=campaign.version, limit=limit)
         return [e.record for e in events]  # type: ignore[attr-defined]
 
     def record(self, campaign: Campaign, seq: int) -> dict[str, Any]:

@@ -9,11 +9,12 @@ Needs nothing but the file: it checks that
 * every roll uses the next index, under a commitment published earlier,
 * every roll whose seed is public (a public roll, or a revealed Secret roll)
   matches its commitment and recomputes to the recorded dice,
-* every rule result the ruleset defines (8.616 CPP Replenishment, 8.622 Recon)
-  recomputes from its recorded Original roll,
 * every table definition (``TableDefined``) matches its content hash, and every
   visible table roll re-reads, from that recorded definition and its recorded
-  dice, DRMs and inputs, to the recorded Original, DRMs, Final and outcome.
+  dice, DRMs and inputs, to the recorded Original, DRMs, Final and outcome;
+  for 8.616 CPP Replenishment the Base # must be the chart's and the CPP
+  Replenished the table's amount; for 8.622 Recon the +5 drm must match the
+  CPP spent.
 
 The first problem is reported with the ``seq`` of the first bad event.
 """
@@ -27,6 +28,7 @@ from typing import Any
 
 from domain import dice
 from domain import tables as tablebook
+from domain.campaign import RECON_2_CPP
 from domain.chain import GENESIS, LINE_FIELDS, event_hash, secret_digest
 from domain.rulesets import REGISTRY
 
@@ -272,48 +274,48 @@ def _check_roll(
 def _check_rule_result(
     created: dict[str, Any], obj: dict[str, Any], rolled: list[int], report: Report
 ) -> None:
-    """Recompute the result of a rule roll from its recorded Original roll."""
-    if "table" in obj["payload"]:
-        _check_table_roll(obj, rolled, report)
-    ruleset = REGISTRY.get(created["ruleset"])
-    if ruleset is None or ruleset.cpp is None:
-        return
-    values = {**obj["payload"], **(obj["secret"] or {})}
-    rule = values.get("rule")
-    cpp = ruleset.cpp
+    """Re-read a table roll from its recorded Original roll, then check what the
+    ledger took from it (8.616: the Base # off the chart and the CPP Replenished;
+    8.622: the CPP spent against the +5 drm)."""
     seq = obj["seq"]
+    values = {**obj["payload"], **(obj["secret"] or {})}
+    ruleset = REGISTRY.get(created["ruleset"])
+    cpp = None if ruleset is None else ruleset.cpp
+    rule = values.get("rule")
+    is_cpp = cpp is not None and ruleset is not None and rule in (
+        f"{ruleset.id}:{cpp.replenish_rule}",
+        f"{ruleset.id}:{cpp.recon_rule}",
+    )
+    if "table" not in obj["payload"]:
+        if is_cpp:
+            raise VerificationError(f"{rule}: the roll names no table", seq)
+        return
+    _check_table_roll(obj, rolled, report)
+    if cpp is None or ruleset is None:
+        return
     if rule == f"{ruleset.id}:{cpp.replenish_rule}":
         base = cpp.base(created["campaign_name"], values["cg_date"], values["side"])
-        if base is None or values["base"] != base:
+        if base is None or values["base"] != base or values["inputs"] != {"base": base}:
             raise VerificationError(
                 f"{cpp.replenish_rule}: the CPP Base # of {values['side']} on "
                 f"{values['cg_date']} is {base}, but {values['base']} is recorded",
                 seq,
             )
-        dr = sum(rolled)
-        expected = cpp.replenished(base, dr)
-        if values.get("dr") != dr or values.get("repl") != expected:
+        amount = values["outcome"]["amount"]
+        if values.get("dr") != values["final"] or values.get("repl") != amount:
             raise VerificationError(
-                f"{cpp.replenish_rule}: Base # {base} and DR {dr} give {expected} CPP, but "
-                f"DR {values.get('dr')} and {values.get('repl')} CPP are recorded",
+                f"{cpp.replenish_rule}: Base # {base} and DR {values['final']} give {amount} "
+                f"CPP, but DR {values.get('dr')} and {values.get('repl')} CPP are recorded",
                 seq,
             )
-        report.rule_results_checked += 1
-    elif cpp.recon_rule is not None and rule == f"{ruleset.id}:{cpp.recon_rule}":
-        drms = cpp.recon_drms(cpp=values["cpp"], lax=any(d["id"] == "lax" for d in values["drm"]))
-        final = rolled[0] + sum(d.value for d in drms)
-        recorded_drm = [(d["id"], d["value"]) for d in values["drm"]]
-        if (
-            values.get("original") != rolled[0]
-            or values.get("final") != final
-            or recorded_drm != [(d.id, d.value) for d in drms]
-        ):
+    elif rule == f"{ruleset.id}:{cpp.recon_rule}":
+        plus_five = any(d["id"] == RECON_2_CPP for d in values["drm"])
+        if plus_five != (values["cpp"] == 2):
             raise VerificationError(
-                f"{cpp.recon_rule}: Recon dr {rolled[0]} with {values['cpp']} CPP gives "
-                f"{final}, but {values.get('original')} -> {values.get('final')} is recorded",
+                f"{cpp.recon_rule}: {values['cpp']} CPP spent, but the +5 drm is "
+                f"{'applied' if plus_five else 'missing'}",
                 seq,
             )
-        report.rule_results_checked += 1
 
 
 def _check_table_roll(obj: dict[str, Any], rolled: list[int], report: Report) -> None:

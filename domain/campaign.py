@@ -43,6 +43,9 @@ MAX_PURPOSE = 200
 RG_ID = re.compile(r"[A-Z]{1,3}[0-9]{1,2}[a-z]?")
 MAX_INITIAL_CPP = 10_000
 SEED_BYTES = 32
+#: 8.622's drm ids on its table: "+5 Spent 2 CPP", "-1 ... Majority Squad Type ... is Lax".
+RECON_2_CPP = "spent-2-cpp"
+RECON_LAX = "lax"
 
 
 class Sealer(Protocol):
@@ -421,7 +424,7 @@ class Campaign(Aggregate):
             "side": ctx.actor,
             "cg_date": self.cg_date,
             "rule": table.id,
-            "table": {"id": table.id, "hash": tablebook.content_hash(table)},
+            "table": _table_ref(table),
             "roll": pub,
         }
         values_out = {**(sec or {}), "inputs": dict(inputs), **result}
@@ -572,12 +575,23 @@ class Campaign(Aggregate):
         if base is None:
             # A "-" on the CPP Base # chart: nothing arrives, no DR is made.
             return self._command(ctx, "CPPReplenished", payload, {"repl": 0}, owner=None)
-        purpose = f"{self.ruleset_id}:{rule} CPP Replenishment"
-        pub, sec = self._draw(ctx, 2, purpose, secret=True, client_nonce=client_nonce)
+        # 8.616 is read off its table (kgp:8.616), like every other rule roll.
+        table = self.table(rule)
+        inputs = {"base": base}
+        self._define_table(ctx, table)
+        purpose = f"{table.id} {table.title}"
+        pub, sec = self._draw(ctx, table.dice, purpose, secret=True, client_nonce=client_nonce)
         assert sec is not None
-        dr = sum(sec["dice"])
-        values = {**sec, "dr": dr, "repl": rules.replenished(base, dr)}
-        return self._command(ctx, "CPPReplenished", {**payload, "roll": pub}, values, owner=side)
+        result = tablebook.resolve(table, sec["dice"], [], inputs)
+        values = {
+            **sec,
+            "dr": result["final"],
+            "repl": result["outcome"]["amount"],
+            "inputs": inputs,
+            **result,
+        }
+        payload = {**payload, "table": _table_ref(table), "roll": pub}
+        return self._command(ctx, "CPPReplenished", payload, values, owner=side)
 
     def purchase_rg(self, ctx: Ctx, side: str, rgs: list[tuple[str, int]], *, secret: bool) -> int:
         """8.619: buy one or more RG, each for its CPP cost (limits per
@@ -650,17 +664,17 @@ class Campaign(Aggregate):
                 f"on {line['cg_date']}",
                 rule=rule,
             )
-        purpose = f"{self.ruleset_id}:{rule} Recon"
-        pub, sec = self._draw(ctx, 1, purpose, secret=secret, client_nonce=client_nonce)
+        # 8.622 is read off its table (kgp:8.622): "+5 Spent 2 CPP", "-1 ... Lax".
+        table = self.table(rule)
+        requests = [tablebook.DrmRequest(RECON_2_CPP)] if cost == 2 else []
+        if lax:
+            requests.append(tablebook.DrmRequest(RECON_LAX))
+        self._define_table(ctx, table)
+        purpose = f"{table.id} {table.title}"
+        pub, sec = self._draw(ctx, table.dice, purpose, secret=secret, client_nonce=client_nonce)
         rolled = sec["dice"] if sec is not None else pub["dice"]
-        drms = rules.recon_drms(cpp=cost, lax=lax)
-        values = {
-            "cpp": cost,
-            "drm": [{"id": d.id, "text": d.text, "value": d.value} for d in drms],
-            "original": rolled[0],
-            "final": rolled[0] + sum(d.value for d in drms),
-        }
-        payload = {**self._rule_payload(side, rule), "roll": pub}
+        values = {"cpp": cost, "inputs": {}, **tablebook.resolve(table, rolled, requests, {})}
+        payload = {**self._rule_payload(side, rule), "table": _table_ref(table), "roll": pub}
         return self._command(
             ctx,
             "ReconPurchased",
@@ -839,6 +853,11 @@ def _record(
     }
     record["hash"] = event_hash(record)
     return record
+
+
+def _table_ref(table: tablebook.Table) -> dict[str, str]:
+    """How an event names the table it was read with: id and content hash."""
+    return {"id": table.id, "hash": tablebook.content_hash(table)}
 
 
 def _parse_date(rs: Ruleset, text: str, field: str) -> str:

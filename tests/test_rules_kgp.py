@@ -12,14 +12,15 @@ import pytest
 
 from cgledger.sealing import AesGcmSealer
 from domain import cpp as cppbook
-from domain import dice
-from domain.campaign import Campaign, Ctx
+from domain import dice, tables
+from domain.campaign import RECON_2_CPP, RECON_LAX, Campaign, Ctx
 from domain.errors import InvalidInput, RuleViolation
 from domain.rulesets import REGISTRY
 from domain.rulesets import kgp as K
 from domain.visibility import REFEREE
 
 KGP = REGISTRY["kgp"]
+REPLENISH = KGP.tables["kgp:8.616"]
 
 
 @pytest.mark.parametrize(
@@ -67,15 +68,18 @@ def test_calendars_come_from_8_6161_and_8_617(cg: str, first: str, last: str, n:
     [(30, 6, 24), (35, 2, 33), (35, 12, 23), (10, 10, 0), (10, 11, 0), (10, 12, 0)],
 )
 def test_replenishment_8_616(base: int, dr: int, repl: int) -> None:
-    """Base # minus the Secret DR; never below 0 (the reading recorded in kgp.py)."""
-    assert K.KgpCpp().replenished(base, dr) == repl
+    """Base # minus the Secret DR; never below 0 (the reading recorded in kgp.py),
+    read off the kgp:8.616 table for every pair of dice that sums to the DR."""
+    for first in range(max(1, dr - 6), min(6, dr - 1) + 1):
+        result = tables.resolve(REPLENISH, [first, dr - first], [], {"base": base})
+        assert (result["final"], result["outcome"]["amount"]) == (dr, repl)
 
 
 def test_ex_8_6162_arithmetic() -> None:
     """8.6162 EX: Base # 30, DR 6 -> Repl 24; Left 2 on 19 AM -> Start 2; Total 26."""
     initial = cppbook.new_line("19 AM", start=2, initial=True)
     line = cppbook.new_line("19 PM", start=cppbook.next_start(initial), initial=False)
-    line["repl"] = K.KgpCpp().replenished(30, 6)
+    line["repl"] = tables.resolve(REPLENISH, [2, 4], [], {"base": 30})["outcome"]["amount"]
     assert (line["start"], line["repl"], cppbook.total(line)) == (2, 24, 26)
 
 
@@ -91,7 +95,12 @@ def test_left_carries_into_start_with_recon_deducted_8_622() -> None:
     ("cpp", "lax", "total"), [(1, False, 0), (2, False, 5), (1, True, -1), (2, True, 4)]
 )
 def test_recon_drm_8_622(cpp: int, lax: bool, total: int) -> None:
-    assert sum(d.value for d in K.KgpCpp().recon_drms(cpp=cpp, lax=lax)) == total
+    named = ([tables.DrmRequest(RECON_2_CPP)] if cpp == 2 else []) + (
+        [tables.DrmRequest(RECON_LAX)] if lax else []
+    )
+    result = tables.resolve(K.RULESET.tables["kgp:8.622"], [3], named, {})
+    assert sum(d["value"] for d in result["drm"]) == total
+    assert result["final"] == 3 + total
 
 
 @pytest.mark.parametrize(

@@ -29,6 +29,7 @@ import pytest
 from conftest import Game
 
 from cgledger.verify import Report, VerificationError, verify_bytes
+from domain import tables
 from domain.chain import GENESIS, event_hash, secret_digest
 from domain.dice import canon
 from domain.rulesets import REGISTRY
@@ -543,6 +544,18 @@ def test_empty_and_header_only_files_fail(story: Story) -> None:
 # --------------------------------------------------------------------- forgers who rehash
 
 
+def _replenishment(base: int, dice: list[int]) -> dict[str, Any]:
+    """Every secret field of an 8.616 event, made consistent with ``dice``."""
+    result = tables.resolve(KGP.tables["kgp:8.616"], dice, [], {"base": base})
+    return {
+        "dice": dice,
+        "dr": result["final"],
+        "repl": result["outcome"]["amount"],
+        "inputs": {"base": base},
+        **result,
+    }
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_revealed_secret_roll_with_changed_dice(story: Story, role: str) -> None:
     """The German's revealed 8.616 Replenishment DR, its dice changed (and the
@@ -557,9 +570,7 @@ def test_revealed_secret_roll_with_changed_dice(story: Story, role: str) -> None
         _, evs = parse(data)
         sec = evs[k - 1]["secret"]
         base = evs[k - 1]["payload"]["base"]
-        sec["dice"] = new_dice
-        sec["dr"] = sum(new_dice)
-        sec["repl"] = KGP.cpp.replenished(base, sum(new_dice))
+        sec.update(_replenishment(base, new_dice))
         return evs
 
     lines = split(data)
@@ -705,7 +716,7 @@ def test_a_forged_cpp_base_is_caught_even_when_consistent(story: Story) -> None:
     k = story.seq["repl"]
     ev = events[k - 1]
     ev["payload"]["base"] += 10
-    ev["secret"]["repl"] = KGP.cpp.replenished(ev["payload"]["base"], ev["secret"]["dr"])
+    ev["secret"].update(_replenishment(ev["payload"]["base"], ev["secret"]["dice"]))
     err = fails_at(reseal(header, events), k, "base reseal")
     assert "CPP Base #" in str(err)
 

@@ -44,17 +44,10 @@ class CampaignDef:
     notes: str = ""
 
 
-@dataclass(frozen=True)
-class Drm:
-    """One modifier as applied to a roll, in the rule's own words."""
-
-    id: str
-    text: str
-    value: int
-
-
 class CppRules(Protocol):
-    """CPP replenishment, purchase and recon rules of a ruleset."""
+    """CPP replenishment, purchase and recon rules of a ruleset. The rolls are
+    read off the ruleset's tables ``<ruleset>:<replenish_rule>`` and
+    ``<ruleset>:<recon_rule>``."""
 
     replenish_rule: str
     purchase_rule: str
@@ -62,14 +55,6 @@ class CppRules(Protocol):
 
     def base(self, campaign: str, cg_date: str, side: str) -> int | None:
         """The CPP Base # for ``side`` on ``cg_date``; ``None`` when no CPP arrive."""
-        ...
-
-    def replenished(self, base: int, dr: int) -> int:
-        """Final amount of CPP Replenished from the Base # and the Secret DR."""
-        ...
-
-    def recon_drms(self, *, cpp: int, lax: bool) -> list[Drm]:
-        """The drm that apply to a Recon dr bought with ``cpp`` CPP."""
         ...
 
 
