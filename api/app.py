@@ -199,24 +199,29 @@ def _roll(ledger: Ledger, campaign: Campaign, role: str, index: int) -> dict[str
     return _roll_view(ledger, campaign, role, ledger.record(campaign, campaign.roll_seq(index)))
 
 
+def _reveal_of(
+    ledger: Ledger, campaign: Campaign, record: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The SecretRevealed record of ``record``'s secret part, if it was revealed."""
+    info = campaign.secrets.get(str(record["seq"]))
+    if info is None or info["revealed_seq"] is None:
+        return None
+    return ledger.record(campaign, info["revealed_seq"])
+
+
 def _roll_view(
     ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
 ) -> dict[str, Any]:
     """The roll held by ``record``, as ``role`` may see it (with its reveal, if any)."""
-    info = campaign.secrets.get(str(record["seq"]))
-    reveal = None
-    if info is not None and info["revealed_seq"] is not None:
-        reveal = ledger.record(campaign, info["revealed_seq"])
+    reveal = _reveal_of(ledger, campaign, record)
     return roll_view(record, role, reveal=reveal, unsealed_seed=ledger.unsealed_seed(campaign))
 
 
 def _table_roll(
     ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
 ) -> dict[str, Any]:
-    info = campaign.secrets.get(str(record["seq"]))
-    reveal = None
-    if info is not None and info["revealed_seq"] is not None:
-        reveal = ledger.record(campaign, info["revealed_seq"])
+    """The table roll held by ``record``, as ``role`` may see it."""
+    reveal = _reveal_of(ledger, campaign, record)
     return table_roll_view(
         record, role, reveal=reveal, unsealed_seed=ledger.unsealed_seed(campaign)
     )

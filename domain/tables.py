@@ -649,14 +649,26 @@ def per(
     divisor: int = 1,
     rounding: Rounding = "FRD",
     excess_over: int = 0,
+    group: str = "",
 ) -> DrmDef:
-    return DrmDef(id, text, "per", value, counts, divisor, rounding, excess_over)
+    return DrmDef(id, text, "per", value, counts, divisor, rounding, excess_over, group=group)
 
 
 def valued(
-    id: str, text: str, *, times: int = 1, divisor: int = 1, rounding: Rounding = "FRD"
+    id: str,
+    text: str,
+    *,
+    times: int = 1,
+    divisor: int = 1,
+    rounding: Rounding = "FRD",
+    group: str = "",
 ) -> DrmDef:
-    return DrmDef(id, text, "valued", times, divisor=divisor, rounding=rounding)
+    return DrmDef(id, text, "valued", times, divisor=divisor, rounding=rounding, group=group)
+
+
+def every(result: str, *notes: str) -> Band:
+    """One band for every result (an amount table such as 8.616)."""
+    return Band(None, None, result, notes)
 
 
 def from_input(id: str, text: str, input: str, *, offset: int = 0, times: int = 1) -> DrmDef:
