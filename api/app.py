@@ -199,9 +199,7 @@ def _roll(ledger: Ledger, campaign: Campaign, role: str, index: int) -> dict[str
     return _roll_view(ledger, campaign, role, ledger.record(campaign, campaign.roll_seq(index)))
 
 
-def _reveal_of(
-    ledger: Ledger, campaign: Campaign, record: dict[str, Any]
-) -> dict[str, Any] | None:
+def _reveal_of(ledger: Ledger, campaign: Campaign, record: dict[str, Any]) -> dict[str, Any] | None:
     """The SecretRevealed record of ``record``'s secret part, if it was revealed."""
     info = campaign.secrets.get(str(record["seq"]))
     if info is None or info["revealed_seq"] is None:
@@ -225,6 +223,12 @@ def _table_roll(
     return table_roll_view(
         record, role, reveal=reveal, unsealed_seed=ledger.unsealed_seed(campaign)
     )
+
+
+def _canonical_table_id(campaign: Campaign, table_id: str) -> str:
+    """'3.3-sw' and 'sg:3.3-sw' are one request for idempotency."""
+    table = campaign.ruleset.table(table_id)
+    return table_id if table is None else table.id
 
 
 def _ruleset(ruleset: str) -> Ruleset:
@@ -383,7 +387,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
                 secret=body.secret,
                 client_nonce=body.client_nonce,
             ),
-            operation=f"table-roll {table_id}",
+            operation=f"table-roll {_canonical_table_id(caller.campaign, table_id)}",
             body=body.model_dump(mode="json"),
             idem=idem,
             if_match=if_match,

@@ -30,6 +30,7 @@ from domain import dice
 from domain import tables as tablebook
 from domain.campaign import RECON_2_CPP
 from domain.chain import GENESIS, LINE_FIELDS, event_hash, secret_digest
+from domain.errors import DomainError
 from domain.rulesets import REGISTRY
 
 
@@ -282,12 +283,17 @@ def _check_rule_result(
     ruleset = REGISTRY.get(created["ruleset"])
     cpp = None if ruleset is None else ruleset.cpp
     rule = values.get("rule")
-    is_cpp = cpp is not None and ruleset is not None and rule in (
-        f"{ruleset.id}:{cpp.replenish_rule}",
-        f"{ruleset.id}:{cpp.recon_rule}",
+    is_cpp = (
+        cpp is not None
+        and ruleset is not None
+        and rule
+        in (
+            f"{ruleset.id}:{cpp.replenish_rule}",
+            f"{ruleset.id}:{cpp.recon_rule}",
+        )
     )
     if "table" not in obj["payload"]:
-        if is_cpp:
+        if is_cpp or obj["type"] == "TableRolled":
             raise VerificationError(f"{rule}: the roll names no table", seq)
         return
     _check_table_roll(obj, rolled, report)
@@ -326,10 +332,15 @@ def _check_table_roll(obj: dict[str, Any], rolled: list[int], report: Report) ->
     if found is None or found[1] >= seq:
         raise VerificationError(f"{ref['id']}: no definition of it was recorded before", seq)
     definition, _ = found
-    if definition["id"] != ref["id"]:
-        raise VerificationError(f"the definition recorded for {ref['id']} is another table", seq)
+    if definition["id"] != ref["id"] or obj["payload"]["rule"] != ref["id"]:
+        raise VerificationError(f"the roll names {ref['id']} inconsistently", seq)
     values = {**obj["payload"], **(obj["secret"] or {})}
-    result, differs = tablebook.audit(definition, rolled, values)
+    try:
+        result, differs = tablebook.audit(definition, rolled, values)
+    except DomainError as exc:
+        raise VerificationError(
+            f"{ref['id']}: the recorded roll cannot be re-read: {exc}", seq
+        ) from None
     if differs:
         field = differs[0]
         raise VerificationError(
