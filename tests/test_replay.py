@@ -41,6 +41,7 @@ from domain import dice
 from domain.campaign import Campaign, Ctx, token_hash
 from domain.chain import GENESIS, event_hash, secret_digest
 from domain.errors import DomainError
+from domain.tables import DrmRequest
 from domain.visibility import REFEREE
 from projections.eventlog import export_jsonl
 
@@ -81,6 +82,15 @@ COMMANDS: st.SearchStrategy[Command] = st.one_of(
     # advance: the referee replenishes whoever is due and begins the next CG
     # Date, ``n`` times, so that histories reach late CG Dates.
     st.tuples(st.just("advance"), st.just(REFEREE), st.integers(1, 4)),
+    # table: a roll on a rule table (some refused: unknown table, bad DRM, a
+    # table with its own endpoint), secret by the rule's default or not.
+    st.tuples(
+        st.just("table"),
+        actor,
+        st.sampled_from(("kgp:8.606-infantry", "8.610", "kgp:8.6113", "kgp:8.616", "kgp:nope")),
+        st.sampled_from((None, True, False)),
+        st.sampled_from(((), ("isolated",), ("german", "heroic"), ("nope",), ("other",))),
+    ),
 )
 
 
@@ -114,6 +124,14 @@ def run(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
         if cmd[2] and secrets:
             return campaign.reveal(ctx, secrets[cmd[3] % len(secrets)])
         return campaign.reveal(ctx, cmd[3] % (campaign.version + 3))
+    if kind == "table":
+        named = [
+            DrmRequest("other", value=2, note="9-2 leader") if d == "other" else DrmRequest(d)
+            for d in cmd[4]
+        ]
+        return campaign.roll_table(
+            ctx, cmd[2], drm=named, inputs={}, secret=cmd[3], client_nonce=None
+        )
     raise AssertionError(f"unknown command {kind}")
 
 
