@@ -26,9 +26,7 @@ _DICE_TAG = b"cgledger/v1/dice\n"
 
 def canon(x: Any) -> bytes:
     """Canonical JSON bytes, exactly as DESIGN §2 defines ``canon``."""
-    return json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
-        "utf-8"
-    )
+    return json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
 def commitment(campaign: str, index: int, seed: bytes) -> str:

@@ -72,9 +72,10 @@ class DrmDef:
       ``count_means`` says. Only the count above ``excess_over`` counts, and
       it is divided by ``divisor`` with ``rounding`` first ("-1 Per 30 CVP
       (FRD)": value -1, divisor 30).
-    * ``valued``: the player gives ``x``; the DRM is ``value`` × x / ``divisor``
-      rounded ("+x (Armor-)Leader DRM": value +1; "-x Weapon Repair Number":
-      value -1; "+x/2 Campaign Exhaustion DRM (FRD)": divisor 2).
+    * ``valued``: the player gives ``x`` (``count_means`` says what x is, sign
+      included); the DRM is ``value`` × x / ``divisor`` rounded ("+x
+      (Armor-)Leader DRM": value +1; "-x Weapon Repair Number": value -1;
+      "+x/2 Campaign Exhaustion DRM (FRD)": divisor 2).
     * ``input``: applied automatically from the table input ``input`` plus
       ``offset``, times ``value`` ("+drm equal to that side's current SAN
       minus four": input san, offset -4).
@@ -92,6 +93,10 @@ class DrmDef:
     offset: int = 0
     #: DRMs sharing a group exclude each other (e.g. "OT AFV" / "CT AFV").
     group: str = ""
+    #: Values the roller may choose instead, after the roll (8.6114: "the player
+    #: may, after the DR, choose to ignore this DRM or apply only a -1 DRM").
+    #: The outcome then lists the result under each of them.
+    after_roll: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,8 @@ class Lookup:
 class Special:
     """A result set by the Original roll whatever the Final (escape Original 2:
     Heat of Battle; 8.615 Original 6: Casualty Reduction). ``result`` replaces
-    the band's result when given; ``text`` is added to the outcome."""
+    the band's result when given (the outcome keeps the band's own words as
+    ``band_result``); ``text`` is added to the outcome as ``special``."""
 
     original: int
     text: str
@@ -378,7 +384,7 @@ def _named(d: DrmDef, req: DrmRequest, where: str) -> dict[str, Any]:
         entry.update(count=req.count, value=d.value * units)
     else:  # valued
         if req.count is not None or req.value is None:
-            raise _bad(f"DRM {d.id!r} needs a value (the x of {d.text!r})", where)
+            raise _bad(f"DRM {d.id!r} needs a value ({d.count_means or d.text})", where)
         if not -MAX_VALUE <= req.value <= MAX_VALUE:
             raise _bad(f"a value is -{MAX_VALUE} to {MAX_VALUE}", f"{where}.value")
         entry.update(x=req.value, value=d.value * _div(req.value, d.divisor, d.rounding))
@@ -401,6 +407,8 @@ def band_range(band: Band) -> str:
             return e.input + (f"{e.offset:+d}" if e.offset else "")
         return str(e)
 
+    if band.lo is None and band.hi is None:
+        return "any"
     if band.lo is None:
         return f"≤ {show(band.hi)}"
     if band.hi is None:
@@ -437,11 +445,16 @@ def resolve(
         if sp.original == original:
             outcome["special"] = sp.text
             if sp.result is not None:
+                # The Original roll overrides the band: both stay on record.
+                outcome["band_result"] = text
                 outcome["text"] = sp.result
     if band.notes:
         outcome["notes"] = list(band.notes)
     if band.follow_up:
         outcome["follow_up"] = list(band.follow_up)
+    choices = _after_roll_choices(table, applied, final, values)
+    if choices:
+        outcome["after_roll"] = choices
     if table.amount is not None:
         am = table.amount
         amount = _number(values, am.input) + am.sign * final
@@ -450,6 +463,24 @@ def resolve(
         outcome["amount"] = amount
         outcome["text"] = f"{outcome['text']}: {amount}"
     return {"original": original, "drm": applied, "final": final, "outcome": outcome}
+
+
+def _after_roll_choices(
+    table: Table, applied: Sequence[Mapping[str, Any]], final: int, values: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """The result under each value a DRM may be changed to after the roll."""
+    choices = []
+    for a in applied:
+        d = table.drm(a["id"])
+        if d is None or not d.after_roll or table.by == "original":
+            continue
+        for value in d.after_roll:
+            changed = final - int(a["value"]) + value
+            band = table.bands[band_for(table, changed, values)]
+            choices.append(
+                {"drm": d.id, "value": value, "final": changed, "text": _fill(band.result, changed)}
+            )
+    return choices
 
 
 def _fill(text: str, final: int) -> str:
@@ -514,7 +545,9 @@ def from_definition(data: Mapping[str, Any]) -> Table:
             )
             for b in data["bands"]
         ),
-        drms=tuple(DrmDef(**d) for d in data["drms"]),
+        drms=tuple(
+            DrmDef(**{**d, "after_roll": tuple(d.get("after_roll", ()))}) for d in data["drms"]
+        ),
         inputs=tuple(
             InputDef(i["id"], i["text"], strs(i["choices"]), i["lo"], i["hi"])
             for i in data["inputs"]
@@ -549,12 +582,16 @@ def describe(table: Table) -> dict[str, Any]:
                 item["excess_over"] = d.excess_over
         elif d.kind == "valued":
             item["times"] = d.value
+            if d.count_means:
+                item["value_means"] = d.count_means
             if d.divisor != 1:
                 item.update(divisor=d.divisor, rounding=d.rounding)
         else:
             item.update(input=d.input, times=d.value, offset=d.offset)
         if d.group:
             item["group"] = d.group
+        if d.after_roll:
+            item["after_roll"] = list(d.after_roll)
         drms.append(item)
     bands = []
     for b in table.bands:
@@ -636,8 +673,10 @@ def span(
     return Band(lo, hi, result, notes, follow_up)
 
 
-def fixed(id: str, value: int, text: str, *, group: str = "") -> DrmDef:
-    return DrmDef(id, text, "fixed", value, group=group)
+def fixed(
+    id: str, value: int, text: str, *, group: str = "", after_roll: tuple[int, ...] = ()
+) -> DrmDef:
+    return DrmDef(id, text, "fixed", value, group=group, after_roll=after_roll)
 
 
 def per(
@@ -662,8 +701,10 @@ def valued(
     divisor: int = 1,
     rounding: Rounding = "FRD",
     group: str = "",
+    means: str = "",
 ) -> DrmDef:
-    return DrmDef(id, text, "valued", times, divisor=divisor, rounding=rounding, group=group)
+    """``means`` says what the player gives as x, sign included."""
+    return DrmDef(id, text, "valued", times, means, divisor=divisor, rounding=rounding, group=group)
 
 
 def every(result: str, *notes: str) -> Band:

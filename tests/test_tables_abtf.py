@@ -318,7 +318,7 @@ DR_TABLES = {
 def test_dice_and_reading() -> None:
     for table in abtf.TABLES.values():
         assert table.dice == (2 if table.id in DR_TABLES else 1), table.id
-        assert table.by == ("original" if table.id == "abtf:9.6182" else "final"), table.id
+        assert table.by == "final", table.id
 
 
 # ---------------------------------------------------------------- DRMs
@@ -467,7 +467,8 @@ def test_escape_original_2_escapes_whatever_the_final() -> None:
     # 9.6054 footnote 1: an Original 2 DR results in Escape and Heat of Battle.
     rolled = resolve(abtf.ESCAPE_INFANTRY, [1, 1], [DrmRequest("encircled"), other(9)])
     assert rolled["final"] == 13
-    assert rolled["outcome"]["text"] == "Escapes"
+    assert rolled["outcome"]["text"] == "Escapes; Heat of Battle"
+    assert rolled["outcome"]["band_result"] == "All units/Equipment Eliminated"
     assert rolled["outcome"]["special"].startswith("An Original 2 DR results in Escape")
 
 
@@ -588,11 +589,11 @@ def test_9_6182_ex_volksgrenadier_pltn_lists_one_lmg_only() -> None:
     assert listed == {"LMG"}
 
 
-def test_9_6182_reads_the_original_dr() -> None:
-    # An 'other' drm does not change which band the Original dr falls in.
+def test_9_6182_reads_the_final_dr() -> None:
+    # 9.6182 says "a secret dr <= the number", not an Original dr (unlike KGP 8.6204).
     rolled = resolve(abtf.SW_ALLOTMENT, [3], [other(5)], GERMAN_I1_LMG)
     assert rolled["final"] == 8
-    assert rolled["outcome"]["text"] == "SW received"
+    assert rolled["outcome"]["text"] == "SW not received"
 
 
 # Each cell of both Infantry-Type SW Charts as read (see the module docstring).
@@ -603,7 +604,7 @@ SW_CHART = [
     ("British", "I2", "PIAT", 3),
     ("British", "I3", "LMG", 5),
     ("British", "I3", "PIAT", 3),
-    ("British", "I3", "FT", 3),
+    ("British", "I3", "Lt. Mtr", 3),
     ("British", "I4", "LMG", 5),
     ("British", "I4", "FT", 2),
     ("British", "I4", "DC", 3),

@@ -292,7 +292,7 @@ def test_escape_drms_are_split_between_the_columns() -> None:
             "two-hexes-from-friendly-setup-area",
             id="adjacent/two hexes away",
         ),
-        pytest.param(kgp.LEADER_BATTLE_HARDENING, "won", "won-reduced", id="8.6114 won -2/-1"),
+        pytest.param(kgp.WEAPON_REPAIR, "us", "german-ammunition-shortage", id="8.6142 side"),
         pytest.param(kgp.REMOVAL, "front-line-hex", "adjacent-front-line-hex", id="8.615 FLH"),
         pytest.param(
             kgp.REMOVAL, "roadblock-front-line-hex", "front-line-hex", id="8.615 roadblock"
@@ -325,7 +325,6 @@ def test_grouped_drms_exclude_each_other(table: Table, first: str, second: str) 
         (kgp.WOUNDED_LEADER, "isolated", 1),
         (kgp.MMC_BATTLE_HARDENING, "won", -2),
         (kgp.LEADER_BATTLE_HARDENING, "won", -2),
-        (kgp.LEADER_BATTLE_HARDENING, "won-reduced", -1),
         (kgp.SHIFT, "road", -1),
         (kgp.IMMOBILIZATION_REMOVAL, "non-qualified-use", 1),
         (kgp.IMMOBILIZATION_REMOVAL, "front-line-hex", 1),
@@ -531,7 +530,7 @@ def test_8_606_original_2_escapes_whatever_the_final(
     drm = [DrmRequest("other", value=other, note="extra DRM")] if other else []
     out = resolve(kgp.ESCAPE_INFANTRY, dice, drm)
     assert out["final"] == final
-    assert out["outcome"]["text"] == "Escapes"
+    assert out["outcome"]["text"] == "Escapes; Heat of Battle"
     assert out["outcome"]["special"].startswith("Escape and Heat of Battle")
 
 
@@ -615,9 +614,30 @@ def test_refuses_a_missing_input() -> None:
     assert _field(kgp.SAN_ADJUSTMENT, (3,), []) == "inputs.san"
 
 
-@pytest.mark.parametrize("san", [3, 13])
+@pytest.mark.parametrize("san", [3, 100])
 def test_refuses_a_san_the_rule_does_not_roll_for(san: int) -> None:
     assert _field(kgp.SAN_ADJUSTMENT, (3,), [], san=san) == "inputs.san"
+
+
+@pytest.mark.parametrize(
+    ("dice", "after_roll"),
+    [
+        # 8.6114: "the player may, after the DR, choose to ignore this DRM or apply
+        # only a -1 DRM": Original 4 with -2 is Final 2 (10-2); -1 gives 3 (9-2);
+        # ignoring it gives 4 (9-1).
+        ((2, 2), [(0, 4, "9-1"), (-1, 3, "9-2")]),
+        ((6, 6), [(0, 12, "6+1"), (-1, 11, "6+1")]),
+    ],
+)
+def test_8_6114_won_drm_is_chosen_after_the_dr(
+    dice: tuple[int, int], after_roll: list[tuple[int, int, str]]
+) -> None:
+    out = resolve(kgp.LEADER_BATTLE_HARDENING, dice, [DrmRequest("won")])
+    assert out["final"] == sum(dice) - 2
+    assert [(c["value"], c["final"], c["text"]) for c in out["outcome"]["after_roll"]] == (
+        after_roll
+    )
+    assert "after_roll" not in resolve(kgp.LEADER_BATTLE_HARDENING, dice)["outcome"]
 
 
 def test_refuses_naming_the_automatic_san_drm() -> None:

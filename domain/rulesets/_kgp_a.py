@@ -103,6 +103,7 @@ _ESCAPE_TWO_HEXES = fixed(
 _ESCAPE_LEADER = valued(
     "leader",
     "(Armor-)Leader/Hero DRM (NA to Personnel Leader/Hero if alone)",
+    means="x is the leader's or hero's DRM as printed on the counter, e.g. -2 for a 9-2",
 )
 _ESCAPE_ENEMY_SETUP_AREA = fixed(
     "enemy-setup-area",
@@ -151,9 +152,15 @@ ESCAPE_INFANTRY = Table(
     dice=2,
     bands=(
         le(8, "Escapes", _FN1),
-        eq(9, "Escapes; Replaced", _FN2, _FN3),
+        eq(9, "Escapes; Replaced", _FN2, _FN3, follow_up=("kgp:8.6061",)),
         eq(10, "Escapes; Casualty Reduced", _FN3),
-        eq(11, "Escapes; Replaced, then Casualty Reduced", _FN2, _FN3),
+        eq(
+            11,
+            "Escapes; Replaced, then Casualty Reduced",
+            _FN2,
+            _FN3,
+            follow_up=("kgp:8.6061",),
+        ),
         ge(12, "All units and Equipment Eliminated"),
     ),
     drms=(
@@ -189,7 +196,7 @@ ESCAPE_INFANTRY = Table(
             "Selection to determine the unit(s) affected in a stack. [EXC: Any result "
             "other than Hero-Creation/Battle-Hardening results in Elimination of the "
             "unit(s).]",
-            result="Escapes",
+            result="Escapes; Heat of Battle",
         ),
     ),
     notes=(
@@ -226,6 +233,7 @@ ESCAPE_VEHICLE = Table(
         valued(
             "stun",
             "Total Stun DRM (D5.34; SSR KGP12) currently applicable to vehicle's Inherent crew",
+            means="y is the total of the crew's Stun DRM, e.g. 2 for a +2 (Stun) counter",
         ),
         _ESCAPE_ENEMY_SETUP_AREA,
         _ESCAPE_UNARMED,
@@ -333,13 +341,7 @@ LEADER_BATTLE_HARDENING = Table(
             -2,
             "Friendly side won this CG Date's scenario (the player may, after the DR, "
             "choose to ignore this DRM or apply only a -1 DRM)",
-            group="won",
-        ),
-        fixed(
-            "won-reduced",
-            -1,
-            "Friendly side won this CG Date's scenario, the player applying only a -1 DRM",
-            group="won",
+            after_roll=(0, -1),
         ),
     ),
     # 8.6114: "Each side also makes one Secret DR on the following table
@@ -354,8 +356,8 @@ LEADER_BATTLE_HARDENING = Table(
         "The row reads '6-79-0' in the OCR; read as 6-7: 8-0, not 9-0: the column falls "
         "from 10-2 to 6+1, there is no 9-0 German or U.S. leader, and 8-0 is the one type "
         "missing between 8-1 and 7-0.",
-        "The -2 DRM the player may reduce to -1 (or ignore) after the DR is two DRMs in one "
-        "group: 'won' (-2) and 'won-reduced' (-1).",
+        "The -2 'won' DRM may be reduced to -1 or ignored after the DR: the outcome's "
+        "'after_roll' lists the result under each choice, and the player announces his.",
     ),
 )
 
@@ -386,12 +388,12 @@ SAN_ADJUSTMENT = Table(
             "san",
             "That side's current SAN (only a side whose SAN is ≥ 4 makes the dr)",
             lo=4,
-            hi=12,
+            hi=99,
         ),
     ),
     notes=(
-        "The input SAN is 4-12: only a side whose SAN is ≥ 4 makes the dr, and a SAN "
-        "above 12 cannot matter.",
+        "The input SAN is 4 or more: only a side whose SAN is ≥ 4 makes the dr (from SAN 8 "
+        "on, every dr reduces it).",
         "The EX's '(the +2 drm is - 4 = 2)' is garbled; read as '(6 - 4 = 2)'.",
     ),
 )
@@ -509,7 +511,11 @@ IMMOBILIZATION_REMOVAL = Table(
         ge(3, "No Change"),
     ),
     drms=(
-        valued("armor-leader", "Per armor leader DRM"),
+        valued(
+            "armor-leader",
+            "Per armor leader DRM",
+            means="x is the armor leader's DRM as printed, e.g. -1 for a 9-1",
+        ),
         fixed("non-qualified-use", 1, "If only Non-Qualified Use (A21.13) possible"),
         fixed("front-line-hex", 1, "If in Front-Line Hex"),
         fixed("isolated", 1, "If Isolated"),
@@ -559,13 +565,14 @@ WEAPON_REPAIR = Table(
     ),
     drms=(
         fixed("vehicular", -2, "If vehicular-mounted"),
-        fixed("us", -1, "If U.S."),
+        fixed("us", -1, "If U.S.", group="side"),
         fixed("non-qualified-use", 1, "If only Non-Qualified Use (A21.13) possible"),
         fixed("isolated", 1, "If Isolated"),
         fixed(
             "german-ammunition-shortage",
             1,
             "If German and suffering from Ammunition Shortage",
+            group="side",
         ),
     ),
     notes=("† Captured weapon NA.",),

@@ -338,19 +338,19 @@ HW_PLTN_EQUIPMENT = Table(
 NO_LEADER = "No leader (-)"
 _ELITE = fixed("all-elite", -1, "If all MMC in the RG are Elite (NA to armor leader)")
 _DEPLETED = fixed("depleted", +1, "If the RG is Depleted (NA to U.S.)")
-_CG_DATE = fixed(
-    "cg-date", +1, "If the current CG Date is on/… (the rest is cut off in the source)"
-)
+_CG_DATE = fixed("cg-date", +1, "If the current CG Date is or/…")
 _LEADER_NOTES = (
     "One Secret DR for each purchased/OB-given 'I'-type RG with RG-chart footnote 'l' and "
     "each 'V'-type RG with footnote 'a'. '-': no leader is received.",
     "The OCR lost the column headers (two 'Personnel Leader' columns, one 'Armor Leader'). "
-    "The first personnel column is read as U.S., the second as German: these rules list the "
-    "U.S. before the German in side-by-side charts (8.6161, 8.6204, 8.621 'U.S./German'), "
-    "and the sibling CG leader table (9.6183) puts the Allied, better, column first. The "
-    "armor column serves both sides.",
-    "The DRM '+1 If the current CG Date is or/' is cut off; kept with its surviving words "
-    "('or/' read as 'on/') and, as nothing says it is NA to a column, on all three.",
+    "The first personnel column is read as U.S., the second as German (UNVERIFIED: the seed "
+    "cannot tell them apart): these rules tend to list the U.S. first (8.6204's SW charts, "
+    "8.621 footnote 2 'U.S./'), and the sibling CG leader table (9.6183) puts the Allied, "
+    "better, column first. The armor column serves both sides. If wrong, swap the two "
+    "columns' bands.",
+    "The DRM '+1 If the current CG Date is or/' is cut off after 'or/' (probably 'on/after' "
+    "some date); its text keeps the seed's words and, as nothing says it is NA to a column, "
+    "it is on all three.",
 )
 
 

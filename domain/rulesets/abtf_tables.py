@@ -57,7 +57,9 @@ table's ``notes``):
   9.6152). The text of those two footnotes is not in the seed.
 * 9.6182 "Infantry-Type SW Charts": the OCR drops the empty cells, so each
   row's entries stand in the leftmost columns. Read that way for British I1,
-  I2 (LMG 1(5), PIAT 1(3)) and I3 (LMG 1(5), PIAT 1(3), FT 1(3)) and for
+  I2 (LMG 1(5), PIAT 1(3)) and I3 (LMG 1(5), PIAT 1(3), and the third 1(3)
+  read as the Lt. Mtr, so that every column, the footnoted Lt. Mtr included,
+  holds an entry) and for
   German I1 (LMG 1(3), PSK/Lt. Mtr *(2)) and I3 (LMG 1(1)), which the 9.6182
   EX confirms for German I1 and I3 (the VG Pltn receives one LMG). British I4
   "1(5) 1(2) 2(3)" and German I2 "1(2) 2(3)" end in the same pair; read as FT
@@ -69,8 +71,7 @@ table's ``notes``):
   entry gives one or the other). The "*(2)" cell gives the threshold 2 to
   whichever of PSK or Lt. Mtr the "*" dr gave (the EX: "the PSK will be
   received if its dr is ≤ 2"). A count above 1 (e.g. "2(3)") means a separate
-  dr for each SW. No British row shows a Lt. Mtr under this reading, although
-  the British chart's footnote a describes one.
+  dr for each SW.
 * 9.6183 LEADER TABLE: the first row reads "< 2", i.e. a Final DR of 1 or
   less, written ≤ 1. The DRM block's last row "+2 VG, AC" stands in the
   British pair of columns but names German types (the British pair has no +2
@@ -131,7 +132,11 @@ _UT_HEXES = per(
     rounding="FRU",
 )
 _NIGHT = fixed("night", -1, "just completed CG Date was Night (N)")
-_ESCAPE_LEADER = valued("leader", "(Armor)Leader/…")
+_ESCAPE_LEADER = valued(
+    "leader",
+    "(Armor)Leader/…",
+    means="x is the leader's or hero's DRM as printed on the counter, e.g. -2 for a 9-2",
+)
 _ESCAPE_NOTES = (
     "The OCR runs the two columns together; rows read ≤ 8 / 9 / 10 / 11 / ≥ 12. The first "
     "row's number is lost ('≤ Escapes1 Escapes') and is read ≤ 8, the next row being 9.",
@@ -195,7 +200,7 @@ ESCAPE_INFANTRY = Table(
         fixed("encircled", 2, "Encircled"),
     ),
     # 9.6054 footnote 1: "An Original 2 DR results in Escape and Heat of Battle".
-    specials=(Special(original=2, text=_ESCAPE_FN1, result="Escapes"),),
+    specials=(Special(original=2, text=_ESCAPE_FN1, result="Escapes; Heat of Battle"),),
     notes=(
         *_ESCAPE_NOTES,
         "The ≥ 12 cell 'All units/' is cut at its slash; read 'All units/Equipment "
@@ -418,7 +423,11 @@ IMMOBILIZATION_REPAIR = Table(
     drms=(
         fixed("non-qualified", 1, "Only Non-Qualified Use (A21.13) possible"),
         fixed("front-line", 1, "Vehicle is in a Front Line Location/…"),
-        valued("armor-leader", "Armor Leader"),
+        valued(
+            "armor-leader",
+            "Armor Leader",
+            means="x is the Armor Leader's DRM as printed, e.g. -2 for a 9-2",
+        ),
     ),
     notes=(
         "The first row reads '1-2'; written open below (≤ 2).",
@@ -462,12 +471,19 @@ WEAPON_REPAIR = Table(
     ),
     drms=(
         fixed("vehicular", -1, "vehicular-mounted"),
-        valued("repair-number", "Weapon Repair Number", times=-1),
+        valued(
+            "repair-number",
+            "Weapon Repair Number",
+            times=-1,
+            means="x is the Weapon Repair Number as a positive number, e.g. 1 for the "
+            "Panther MA of the 9.6142 EX",
+        ),
         valued(
             "armor-leader",
             "Armor Leader Leadership Rating (if vehicular mounted and the Armor Leader begins "
             "the next CG scenario manning this vehicle)",
             times=-1,
+            means="y is the Leadership Rating as a positive number, e.g. 2 for a 9-2 (9.6142 EX)",
         ),
         fixed("non-qualified", 1, "if only Non-Qualified Use (A21.13) possible"),
     ),
@@ -578,7 +594,9 @@ _SW_ROWS: tuple[tuple[str, str, str, int], ...] = (
     ("British", "I2", "PIAT", 3),
     ("British", "I3", "LMG", 5),
     ("British", "I3", "PIAT", 3),
-    ("British", "I3", "FT", 3),
+    # Reading: the third "1(3)" is the Lt. Mtr, so every column of the chart
+    # (Lt. Mtr has its own footnote a) has at least one entry.
+    ("British", "I3", "Lt. Mtr", 3),
     ("British", "I4", "LMG", 5),
     ("British", "I4", "FT", 2),  # Reading: "1(2)", the Engineer pattern (see notes)
     ("British", "I4", "DC", 3),  # Reading: "2(3)", two DC
@@ -622,22 +640,22 @@ SW_ALLOTMENT = Table(
     ),
     # 9.6182: "A Depleted RG must make a secret dr ≤ the number listed in parentheses"
     secret=True,
-    by="original",
     notes=(
         "A Full Strength RG automatically receives all SW indicated; only a Depleted RG "
         "rolls. A count above 1 (e.g. '2(3)') means a separate dr for each SW.",
         "The OCR drops the empty cells, so each row's entries stand in the leftmost "
         "columns. Read that way: British I1, I2 LMG 1(5), PIAT 1(3); British I3 LMG 1(5), "
-        "PIAT 1(3), FT 1(3); German I1 LMG 1(3), PSK/Lt. Mtr *(2); German I3 LMG 1(1) (the "
-        "9.6182 EX confirms German I1 and I3).",
+        "PIAT 1(3) and a third 1(3) read as the Lt. Mtr, since every column (Lt. Mtr has "
+        "its own footnote a) must hold at least one entry; German I1 LMG 1(3), PSK/Lt. "
+        "Mtr *(2); German I3 LMG 1(1) (the 9.6182 EX confirms German I1 and I3).",
         "British I4 '1(5) 1(2) 2(3)' and German I2 '1(2) 2(3)' end in the same pair, read "
         "FT 1(2), DC 2(3) in both (the Engineer pattern; a '2(3)' in the German 'PSK/Lt. "
         "Mtr' column would not say which of the two): British I4 LMG 1(5), FT 1(2), DC "
         "2(3); German I2 FT 1(2), DC 2(3). These are the least certain readings.",
         "The German 'PSK/' header is cut at its slash; read 'PSK/Lt. Mtr'. The '*(2)' cell "
         "gives 2 to whichever of PSK or Lt. Mtr the '*' dr (abtf:9.6182-star) gave.",
-        "a The light mortars are standard (i.e., non-airborne) versions of the OML 2-in "
-        "Mortar. (No British row shows a Lt. Mtr under this reading.)",
+        "a The light mortars are standard (i.e., non-airborne) versions of the OML 2-in Mortar.",
+        "Read on the Final dr: 9.6182 says 'a secret dr ≤ the number', not an Original dr.",
     ),
 )
 

@@ -54,45 +54,43 @@ HISTORICAL_DATES: tuple[str, ...] = (
 
 #: 8.6161 CPP BASE # CHART as (U.S., German) per CG and CG Date; see the module
 #: docstring for how the garbled OCR was read. ``None`` is a "-" cell.
-CPP_BASE: MappingProxyType[str, MappingProxyType[str, tuple[int, int | None]]] = (
-    MappingProxyType(
-        {
-            "CG I": MappingProxyType(
-                {
-                    "19 PM": (35, 35),
-                    "19 N": (50, 25),
-                    "20 AM": (65, 20),
-                    "20 PM": (45, 20),
-                    "20 N": (50, 50),
-                    "21 AM": (60, 20),
-                    "21 PM": (75, 25),
-                }
-            ),
-            "CG II": MappingProxyType(
-                {
-                    "20 N": (40, 35),
-                    "21 AM": (65, 35),
-                    "21 PM": (10, 25),
-                }
-            ),
-            "CG III": MappingProxyType(
-                {
-                    "19 N": (20, 35),
-                    "20 AM": (50, 55),
-                    "20 PM": (90, 75),
-                    "20 N": (65, 40),
-                    "21 AM": (35, 50),
-                    "21 PM": (20, 25),
-                    "21 N": (20, 75),
-                    "22 AM": (40, 60),
-                    "22 PM": (20, 30),
-                    "22 N": (20, 30),
-                    "23 AM": (175, None),
-                    "23 PM": (175, None),
-                }
-            ),
-        }
-    )
+CPP_BASE: MappingProxyType[str, MappingProxyType[str, tuple[int, int | None]]] = MappingProxyType(
+    {
+        "CG I": MappingProxyType(
+            {
+                "19 PM": (35, 35),
+                "19 N": (50, 25),
+                "20 AM": (65, 20),
+                "20 PM": (45, 20),
+                "20 N": (50, 50),
+                "21 AM": (60, 20),
+                "21 PM": (75, 25),
+            }
+        ),
+        "CG II": MappingProxyType(
+            {
+                "20 N": (40, 35),
+                "21 AM": (65, 35),
+                "21 PM": (10, 25),
+            }
+        ),
+        "CG III": MappingProxyType(
+            {
+                "19 N": (20, 35),
+                "20 AM": (50, 55),
+                "20 PM": (90, 75),
+                "20 N": (65, 40),
+                "21 AM": (35, 50),
+                "21 PM": (20, 25),
+                "21 N": (20, 75),
+                "22 AM": (40, 60),
+                "22 PM": (20, 30),
+                "22 N": (20, 30),
+                "23 AM": (175, None),
+                "23 PM": (175, None),
+            }
+        ),
+    }
 )
 
 #: Initial Scenario date of each CG. 8.6162: "CPP Replenishment is NA prior to
@@ -100,6 +98,7 @@ CPP_BASE: MappingProxyType[str, MappingProxyType[str, tuple[int, int | None]]] =
 #: date after the Initial Scenario. CG I is confirmed by the 8.6162 EX
 #: ("the 19 AM Initial scenario of CG I").
 INITIAL_DATES = MappingProxyType({"CG I": "19 AM", "CG II": "20 PM", "CG III": "19 PM"})
+
 
 def _calendar(cg: str) -> tuple[str, ...]:
     return (INITIAL_DATES[cg], *CPP_BASE[cg].keys())

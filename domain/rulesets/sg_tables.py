@@ -32,7 +32,9 @@ RECOVERY = Table(
             "Evacuated",
             "* An Evacuated leader is permanently removed from play, but is immediately "
             "replaced with a 7-0 leader in the same location as the friendly MMC nearest "
-            "(in hexes) to the last location that Evacuated leader occupied.",
+            "(in hexes) to the last location that Evacuated leader occupied. The owning "
+            "player may choose which location in the event of a tie. Any SW Possessed by an "
+            "Evacuated leader is considered Transferred to the MMC as well.",
         ),
     ),
 )
