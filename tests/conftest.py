@@ -93,6 +93,18 @@ def assert_problem(r: Any, status: int) -> dict[str, Any]:
     return body
 
 
+def created(r: Any) -> dict[str, Any]:
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def ok(r: Any) -> dict[str, Any]:
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
 class Game:
     """A campaign created over REST, with a header set per role."""
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Game, assert_problem
+from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
 from cgledger.verify import Report, VerificationError, verify_bytes
@@ -66,18 +66,6 @@ RESULT_FIELDS = ("inputs", "original", "drm", "final", "outcome")
 @pytest.fixture
 def sg(client: TestClient) -> Game:
     return Game(client, SG_CAMPAIGN)
-
-
-def created(r: Any) -> dict[str, Any]:
-    assert r.status_code == 201, r.text
-    body: dict[str, Any] = r.json()
-    return body
-
-
-def ok(r: Any) -> dict[str, Any]:
-    assert r.status_code == 200, r.text
-    body: dict[str, Any] = r.json()
-    return body
 
 
 def roll(game: Game, role: str, table_id: str, body: Any = None, **headers: str) -> Any:

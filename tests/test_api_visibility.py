@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
-from conftest import Game, assert_problem
+from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
 from cgledger.settings import Settings
@@ -41,18 +41,6 @@ EVENT_FIELDS = {"seq", "type", "recorded_at", "actor", "payload", "prev_hash", "
 # ---------------------------------------------------------------------------- helpers
 
 
-
-
-def created(r: Any) -> dict[str, Any]:
-    assert r.status_code == 201, r.text
-    body: dict[str, Any] = r.json()
-    return body
-
-
-def ok(r: Any) -> dict[str, Any]:
-    assert r.status_code == 200, r.text
-    body: dict[str, Any] = r.json()
-    return body
 
 
 def events(kgp: Game, role: str, limit: int = 100) -> tuple[list[dict[str, Any]], list[Any]]:
