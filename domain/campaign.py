@@ -412,14 +412,13 @@ class Campaign(Aggregate):
                 rule=table.rule,
             )
         # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
-        values = tablebook.check_inputs(table, inputs)
-        tablebook.apply_drms(table, drm, values)
+        prepared = tablebook.prepare(table, drm, inputs)
         hidden = table.secret if secret is None else secret
         self._define_table(ctx, table)
         purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
         pub, sec = self._draw(ctx, table.dice, purpose, secret=hidden, client_nonce=client_nonce)
         rolled = sec["dice"] if sec is not None else pub["dice"]
-        result = tablebook.resolve(table, rolled, drm, inputs)
+        result = tablebook.read(table, rolled, prepared)
         payload = {
             "side": ctx.actor,
             "cg_date": self.cg_date,

@@ -431,10 +431,29 @@ def resolve(
     band's range and result, its footnotes, any follow-up table, the Original
     roll's special result and, for an amount table, the amount.
     """
+    return read(table, dice, prepare(table, drm, inputs or {}))
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A request checked against its table before any die is drawn: the
+    inputs (with lookups) and the DRMs as they will apply."""
+
+    values: Mapping[str, int | str]
+    applied: list[dict[str, Any]]
+
+
+def prepare(table: Table, drm: Sequence[DrmRequest], inputs: Mapping[str, Any]) -> Prepared:
+    """Refuse a bad request (``InvalidInput`` naming its field) before the roll."""
+    values = check_inputs(table, inputs)
+    return Prepared(values, apply_drms(table, drm, values))
+
+
+def read(table: Table, dice: Sequence[int], prepared: Prepared) -> dict[str, Any]:
+    """Read ``table`` for ``dice`` with a prepared request (see :func:`resolve`)."""
     if len(dice) != table.dice or not all(1 <= d <= 6 for d in dice):
         raise ValueError(f"{table.id} is read with {table.dice} dice, got {list(dice)}")
-    values = check_inputs(table, inputs or {})
-    applied = apply_drms(table, drm, values)
+    values, applied = prepared.values, prepared.applied
     original = sum(dice)
     final = original + sum(int(a["value"]) for a in applied)
     index = band_for(table, original if table.by == "original" else final, values)

@@ -16,7 +16,6 @@ Every API test runs on SQLite and on PostgreSQL (the ``client`` fixture).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -29,12 +28,11 @@ from typing import Any
 import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
+from forge import parse, reseal, split
 
 from cgledger.verify import Report, VerificationError, verify_bytes
 from domain import dice
 from domain import tables as tb
-from domain.chain import GENESIS, event_hash, secret_digest
-from domain.dice import canon
 from domain.errors import InvalidInput
 from domain.rulesets import REGISTRY, Ruleset
 from domain.tables import DrmRequest, Table, band_for, band_range, content_hash
@@ -867,35 +865,6 @@ def test_idempotent_retry_returns_the_first_response(sg: Game, table_id: str) ->
 
 
 # ---------------------------------------------------------------------------- 6. verify
-
-
-def split(data: bytes) -> list[bytes]:
-    assert data.endswith(b"\n")
-    return data[:-1].split(b"\n")
-
-
-def parse(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    lines = split(data)
-    return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
-
-
-def reseal(header: dict[str, Any], events_: list[dict[str, Any]]) -> bytes:
-    """A forger's export: every digest, hash, link and the header recomputed."""
-    head = GENESIS
-    for e in events_:
-        if e["secret"] is not None:
-            e["secret_digest"] = secret_digest(e["secret"])
-        e["prev_hash"] = head
-        e["hash"] = event_hash(e)
-        head = e["hash"]
-    body = b"".join(canon(e) + b"\n" for e in events_)
-    new_header = {
-        **header,
-        "events": len(events_),
-        "head": head,
-        "body_sha256": hashlib.sha256(body).hexdigest(),
-    }
-    return canon(new_header) + b"\n" + body
 
 
 def fails_at(data: bytes, seq: int) -> VerificationError:

@@ -16,7 +16,6 @@ Every test runs on SQLite and on PostgreSQL (the ``client`` fixture).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import sys
@@ -27,10 +26,11 @@ from typing import Any
 
 import pytest
 from conftest import Game
+from forge import join, parse, reseal, split
 
 from cgledger.verify import Report, VerificationError, verify_bytes
 from domain import tables
-from domain.chain import GENESIS, event_hash, secret_digest
+from domain.chain import event_hash, secret_digest
 from domain.dice import canon
 from domain.rulesets import REGISTRY
 
@@ -84,16 +84,6 @@ def story(kgp: Game) -> Story:
 # --------------------------------------------------------------------- helpers
 
 
-def split(data: bytes) -> list[bytes]:
-    """The lines of an export without their newlines (header first)."""
-    assert data.endswith(b"\n")
-    return data[:-1].split(b"\n")
-
-
-def join(lines: list[bytes]) -> bytes:
-    return b"".join(line + b"\n" for line in lines)
-
-
 def line_start(lines: list[bytes], k: int) -> int:
     """Byte offset of line ``k`` (0 = the header, k = event k)."""
     return sum(len(line) + 1 for line in lines[:k])
@@ -138,35 +128,6 @@ def fails_at(data: bytes, seq: int | None, where: str) -> VerificationError:
     if seq is not None:
         assert f"seq {seq}" in str(err), f"{where}: message does not name the seq: {err}"
     return err
-
-
-def parse(data: bytes) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    lines = split(data)
-    return json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
-
-
-def seal_header(header: dict[str, Any], events: list[dict[str, Any]]) -> bytes:
-    body = join([canon(e) for e in events])
-    head = {
-        **header,
-        "events": len(events),
-        "head": events[-1]["hash"] if events else None,
-        "body_sha256": hashlib.sha256(body).hexdigest(),
-    }
-    return canon(head) + b"\n" + body
-
-
-def reseal(header: dict[str, Any], events: list[dict[str, Any]]) -> bytes:
-    """What a forger who knows the format would do after editing events:
-    recompute every secret digest, every hash, every link and the header."""
-    head = GENESIS
-    for e in events:
-        if e["secret"] is not None:
-            e["secret_digest"] = secret_digest(e["secret"])
-        e["prev_hash"] = head
-        e["hash"] = event_hash(e)
-        head = e["hash"]
-    return seal_header(header, events)
 
 
 def run_cli(path: Path) -> subprocess.CompletedProcess[str]:
