@@ -34,19 +34,21 @@ class AesGcmSealer:
         return self._aead.decrypt(raw[:12], raw[12:], aad)
 
 
-def load_or_create_key(data_dir: Path, hex_key: str | None) -> bytes:
-    if hex_key:
-        return bytes.fromhex(hex_key)
-    path = data_dir / KEY_FILE
+def load_or_create_secret(path: Path, nbytes: int = 32) -> bytes:
+    """Read the secret of ``nbytes`` random bytes at ``path``, creating it first
+    (mode 0600) if there is none.
+
+    The new secret is written whole to a private temporary file next to
+    ``path`` and then hard-linked into place, so two servers starting at once
+    never see a partial secret, and the loser of the race simply reads the
+    winner's. A file of any other length is an error, never overwritten.
+    """
     if not path.exists():
-        # Write the whole key to a private temporary file, then link it into
-        # place: two servers starting at once never see a partial key, and the
-        # loser of the race simply reads the winner's key.
-        data_dir.mkdir(parents=True, exist_ok=True)
-        tmp = data_dir / f".{KEY_FILE}.{os.getpid()}.{secrets.token_hex(4)}"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            os.write(fd, secrets.token_bytes(32))
+            os.write(fd, secrets.token_bytes(nbytes))
         finally:
             os.close(fd)
         try:
@@ -55,7 +57,15 @@ def load_or_create_key(data_dir: Path, hex_key: str | None) -> bytes:
             pass
         finally:
             tmp.unlink()
-    key = path.read_bytes()
-    if len(key) != 32:
-        raise ValueError(f"{path} must hold exactly 32 bytes")
-    return key
+    secret = path.read_bytes()
+    if len(secret) != nbytes:
+        raise ValueError(f"{path} must hold exactly {nbytes} bytes")
+    return secret
+
+
+def load_or_create_key(data_dir: Path, hex_key: str | None) -> bytes:
+    """The AES-GCM seed key: ``hex_key`` (``CGLEDGER_SEED_KEY``) if given, else
+    the 32 bytes of ``data_dir/seed.key``, created on first start."""
+    if hex_key:
+        return bytes.fromhex(hex_key)
+    return load_or_create_secret(data_dir / KEY_FILE, 32)

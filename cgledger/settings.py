@@ -1,5 +1,8 @@
 """Configuration (DESIGN §3): CGLEDGER_DATABASE_URL, CGLEDGER_DATA_DIR,
-CGLEDGER_HOST, CGLEDGER_PORT, and CGLEDGER_SEED_KEY (see cgledger.sealing)."""
+CGLEDGER_HOST, CGLEDGER_PORT, CGLEDGER_SEED_KEY (the key that seals unrevealed
+dice seeds, see cgledger.sealing) and CGLEDGER_SIGNING_KEY (the Ed25519 key that
+signs checkpoints, see cgledger.signing). Both keys default to files in the
+data directory, created on first start."""
 
 from __future__ import annotations
 
@@ -18,7 +21,11 @@ class Settings(BaseSettings):
     data_dir: Path = Path("var")
     host: str = "127.0.0.1"
     port: int = 8000
+    #: 64 hex digits: the AES-GCM key sealing unrevealed seeds (else ``data_dir/seed.key``).
     seed_key: str | None = None
+    #: 64 hex digits: the Ed25519 seed that signs checkpoints (else
+    #: ``data_dir/checkpoint.key``). Set it when several servers share one database.
+    signing_key: str | None = None
     #: Snapshot interval of the campaign aggregate, in events.
     snapshot_interval: int = 100
 

@@ -14,7 +14,18 @@ Needs nothing but the file: it checks that
   dice, DRMs and inputs, to the recorded Original, DRMs, Final and outcome;
   for 8.616 CPP Replenishment the Base # must be the chart's and the CPP
   Replenished the table's amount; for 8.622 Recon the +5 drm must match the
-  CPP spent.
+  CPP spent,
+* every ``UndoApplied`` event names only earlier events in ``reverts`` and
+  ``restores``,
+* given signed checkpoints (``cgledger.signing``), each is well formed and
+  correctly signed (by ``server_key``, when one is pinned), is for this
+  campaign, and the export's event at its ``seq`` hashes to its ``head``: a
+  log rewritten after the server signed it fails even when the forger re-hashed
+  and re-chained every event, and an export that ends before a checkpoint fails
+  (the log was cut, or the export is older).
+
+A line may carry an optional ``meta`` object (``domain.chain``); its hash
+covers it.
 
 The first problem is reported with the ``seq`` of the first bad event.
 """
@@ -23,13 +34,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cgledger.signing import CheckpointError, check_checkpoint, key_id
 from domain import dice
 from domain import tables as tablebook
 from domain.campaign import RECON_2_CPP
-from domain.chain import GENESIS, LINE_FIELDS, event_hash, secret_digest
+from domain.chain import GENESIS, LINE_FIELDS, META, event_hash, secret_digest
 from domain.errors import DomainError
 from domain.rulesets import REGISTRY
 
@@ -51,6 +64,9 @@ class Report:
     tables: dict[str, tuple[dict[str, Any], int]] = field(default_factory=dict)
     head: str = GENESIS
     notes: list[str] = field(default_factory=list)
+    #: Signed checkpoints checked against the export, and the ids of their keys.
+    checkpoints_checked: int = 0
+    checkpoint_keys: list[str] = field(default_factory=list)
 
 
 def _parse(line: bytes, where: str, seq: int | None) -> dict[str, Any]:
@@ -79,7 +95,19 @@ HEADER_FIELDS = {
 }
 
 
-def verify_bytes(data: bytes) -> Report:
+_FIELDS = frozenset(LINE_FIELDS)
+_FIELDS_WITH_META = _FIELDS | {META}
+
+
+def verify_bytes(
+    data: bytes,
+    *,
+    checkpoints: Sequence[dict[str, Any]] = (),
+    server_key: str | None = None,
+) -> Report:
+    """Verify an export; with ``checkpoints``, also check it against them (and
+    their signing key against ``server_key``, when given). Raises
+    :class:`VerificationError` on the first problem."""
     lines = data.split(b"\n")
     if not data:
         raise VerificationError("empty export")
@@ -96,20 +124,12 @@ def verify_bytes(data: bytes) -> Report:
     rolls: dict[int, dict[str, Any]] = {}
     revealed_seeds: dict[int, str] = {}
     created: dict[str, Any] = {}
+    hashes: list[str] = []
     for n, raw in enumerate(lines[1:], start=1):
-        obj = _parse(raw, f"line {n + 1}", n)
-        seq = obj.get("seq")
-        if type(seq) is not int or seq != n:
-            raise VerificationError(f"expected seq {n}, found {seq!r} (missing or moved)", n)
-        if set(obj) != set(LINE_FIELDS):
-            raise VerificationError("unexpected or missing fields", seq)
-        if obj["prev_hash"] != report.head:
-            raise VerificationError("prev_hash does not match the previous event's hash", seq)
-        if event_hash(obj) != obj["hash"]:
-            raise VerificationError("hash does not match the event's content (edited?)", seq)
-        if obj["secret"] is not None and secret_digest(obj["secret"]) != obj["secret_digest"]:
-            raise VerificationError("the secret part does not match its digest (edited?)", seq)
+        obj = _chained_line(raw, n, report.head)
+        seq = n
         report.head = obj["hash"]
+        hashes.append(obj["hash"])
         report.events += 1
         try:
             if seq == 1:
@@ -130,6 +150,8 @@ def verify_bytes(data: bytes) -> Report:
     if header.get("body_sha256") != hashlib.sha256(body).hexdigest():
         raise VerificationError("the header's body digest does not match the events")
 
+    _check_checkpoints(checkpoints, server_key, created["campaign"], hashes, report)
+
     # Campaign and ruleset come from the hashed CampaignCreated event, never from
     # the header, so an edited header cannot change what is checked.
     for index in sorted(rolls):
@@ -141,6 +163,68 @@ def verify_bytes(data: bytes) -> Report:
                 f"malformed roll {index} ({type(exc).__name__}: {exc})", obj["seq"]
             ) from None
     return report
+
+
+def _chained_line(raw: bytes, n: int, head: str) -> dict[str, Any]:
+    """Event line ``n``: canonical, at its place, with its fields, chained onto
+    ``head`` and hashing to its ``hash``."""
+    obj = _parse(raw, f"line {n + 1}", n)
+    seq = obj.get("seq")
+    if type(seq) is not int or seq != n:
+        raise VerificationError(f"expected seq {n}, found {seq!r} (missing or moved)", n)
+    if obj.keys() != _FIELDS and obj.keys() != _FIELDS_WITH_META:
+        raise VerificationError("unexpected or missing fields", seq)
+    if META in obj and not isinstance(obj[META], dict):
+        raise VerificationError(f"{META} is not a JSON object", seq)
+    if obj["prev_hash"] != head:
+        raise VerificationError("prev_hash does not match the previous event's hash", seq)
+    if event_hash(obj) != obj["hash"]:
+        raise VerificationError("hash does not match the event's content (edited?)", seq)
+    if obj["secret"] is not None and secret_digest(obj["secret"]) != obj["secret_digest"]:
+        raise VerificationError("the secret part does not match its digest (edited?)", seq)
+    return obj
+
+
+def _check_checkpoints(
+    checkpoints: Sequence[dict[str, Any]],
+    server_key: str | None,
+    campaign: str,
+    hashes: list[str],
+    report: Report,
+) -> None:
+    """Each checkpoint must be well signed, for this campaign, within the export,
+    and its ``head`` the hash of the export's event at its ``seq``. Checked in
+    seq order, so a rewrite is reported at the first checkpoint it breaks."""
+    checked = []
+    for number, cp in enumerate(checkpoints, start=1):
+        try:
+            check_checkpoint(cp, server_key=server_key)
+        except CheckpointError as exc:
+            raise VerificationError(f"checkpoint {number}: {exc}") from None
+        if cp["campaign"] != campaign:
+            raise VerificationError(
+                f"checkpoint {number} is for campaign {cp['campaign']!r}, "
+                f"but the export is of campaign {campaign!r}"
+            )
+        checked.append(cp)
+    for cp in sorted(checked, key=lambda c: int(c["seq"])):
+        seq = cp["seq"]
+        if seq > len(hashes):
+            raise VerificationError(
+                f"checkpoint at seq {seq} but the export ends at seq {len(hashes)} "
+                "(the log was cut, or the export is older than the checkpoint)"
+            )
+        if hashes[seq - 1] != cp["head"]:
+            raise VerificationError(
+                f"the log was rewritten under the checkpoint signed at {cp['time']}: "
+                f"event {seq} hashes to {hashes[seq - 1][:16]}…, but the server signed "
+                f"{cp['head'][:16]}…",
+                seq=seq,
+            )
+        report.checkpoints_checked += 1
+        kid = key_id(cp["key"])
+        if kid not in report.checkpoint_keys:
+            report.checkpoint_keys.append(kid)
 
 
 def _header(line: bytes) -> dict[str, Any]:
@@ -199,6 +283,16 @@ def _collect(
         if digest in report.tables:
             raise VerificationError(f"table definition {digest[:12]} recorded twice", seq)
         report.tables[digest] = (payload["definition"], seq)
+    if obj["type"] == "UndoApplied":
+        for key in ("reverts", "restores"):
+            listed = payload[key]
+            if not isinstance(listed, list):
+                raise VerificationError(f"the undo's {key} is not a list", seq)
+            for target in listed:
+                if type(target) is not int or not 1 <= target < seq:
+                    raise VerificationError(
+                        f"the undo {key} {target!r}: an undo may only name earlier events", seq
+                    )
     if obj["type"] == "SecretRevealed":
         if type(payload["of_seq"]) is not int or not 1 <= payload["of_seq"] < seq:
             raise VerificationError("a reveal must follow the event it reveals", seq)

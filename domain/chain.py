@@ -1,7 +1,10 @@
 """The event hash chain shared by the aggregate, the export and ``cgledger verify``.
 
 Every event record is ``{seq, type, recorded_at, actor, payload, secret_digest,
-prev_hash, hash}`` plus, for viewers allowed to see it, ``secret``.
+prev_hash, hash}`` plus, for viewers allowed to see it, ``secret``. Records
+appended since the audit issue also carry ``meta``: ``{"request_id": ...,
+"idempotency_key": sha256 of the role-scoped key or null}``; the hash covers
+``meta`` when it is present, so older records keep their hashes.
 
 * ``payload`` is public: everyone sees it.
 * ``secret`` is the part only its owner (and the referee) sees until it is
@@ -34,6 +37,8 @@ HASHED_FIELDS = (
 )
 #: Fields of an exported line, in the order of the contract (keys are sorted by canon()).
 LINE_FIELDS = (*HASHED_FIELDS, "secret", "hash")
+#: The audit fields (request id, idempotency key) of records that have them.
+META = "meta"
 
 
 def secret_digest(secret: dict[str, Any] | None) -> str:
@@ -46,4 +51,6 @@ def secret_digest(secret: dict[str, Any] | None) -> str:
 def event_hash(record: dict[str, Any]) -> str:
     """Hash of one record, chained through ``prev_hash``."""
     body = {k: record[k] for k in HASHED_FIELDS}
+    if META in record:
+        body[META] = record[META]
     return hashlib.sha256(_EVENT_TAG + canon(body)).hexdigest()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.chain import LINE_FIELDS
+from domain.chain import LINE_FIELDS, META
 
 REFEREE = "referee"
 
@@ -33,6 +33,8 @@ def redact(record: dict[str, Any], viewer: str, *, revealed: bool) -> dict[str, 
     Fields internal to the server (sealed seeds, token hashes) are never copied.
     """
     line = {k: record[k] for k in LINE_FIELDS if k != "secret"}
+    if META in record:
+        line[META] = record[META]
     owner = record["payload"].get("owner") if record["secret"] is not None else None
     line["secret"] = record["secret"] if may_see(owner, viewer, revealed=revealed) else None
     return line
