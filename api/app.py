@@ -3,17 +3,38 @@ domain errors to RFC 9457 problem+json. No rule lives here."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import json
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Path, Query, Request, Response
+from fastapi import FastAPI, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.audit import At, as_of, event_item, install_audit_routes
+from api.deps import (
+    CHECKPOINT_HEADER,
+    MAX_INT,
+    MAX_PAGE,
+    Auth,
+    CampaignId,
+    IdempotencyKey,
+    IfMatch,
+    RequestIds,
+    _appended,
+    _etag,
+    _ledger,
+    _roll,
+    _roll_view,
+    _side,
+    _table_roll,
+    campaign_view,
+    problem,
+    request_id,
+    run,
+)
 from api.schemas import (
     CampaignCreate,
     CGDateCreate,
@@ -25,33 +46,13 @@ from api.schemas import (
 )
 from cgledger.ledger import Done, Ledger, fingerprint
 from cgledger.settings import Settings
-from domain.campaign import Campaign, Ctx
-from domain.errors import DomainError, InvalidInput, NotFound, VersionConflict
+from domain.campaign import Campaign
+from domain.errors import DomainError, NotFound
 from domain.rulesets import REGISTRY, Ruleset
 from domain.tables import DrmRequest, describe
-from domain.visibility import REFEREE, redact
-from projections.eventlog import event_items, export_jsonl
-from projections.rolls import roll_view
+from domain.visibility import redact
+from projections.eventlog import export_jsonl, matches
 from projections.roster import roster_view
-from projections.tables import table_roll_view
-
-PROBLEM = "application/problem+json"
-MAX_PAGE = 1000
-MAX_INT = 2**63 - 1  # the databases' BIGINT
-
-
-class Unauthorized(DomainError):
-    status = 401
-    slug = "unauthorized"
-    title = "Unauthorized"
-
-
-def problem(status: int, slug: str, title: str, detail: str, **extra: Any) -> JSONResponse:
-    body = {"type": f"urn:cgledger:problem:{slug}", "title": title, "status": status}
-    body["detail"] = detail
-    body.update({k: v for k, v in extra.items() if v is not None})
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -71,6 +72,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     _install_problem_handlers(app)
     _install_routes(app)
+    install_audit_routes(app)
+    app.add_middleware(RequestIds)
     return app
 
 
@@ -101,128 +104,6 @@ def _install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         return problem(exc.status_code, "http", str(exc.detail), str(exc.detail))
-
-
-bearer = HTTPBearer(auto_error=False, description="A token returned by POST /v1/campaigns")
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-CampaignId = Annotated[str, Path(description="Campaign id")]
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
-IfMatch = Annotated[str | None, Header(alias="If-Match")]
-
-
-def _ledger(request: Request) -> Ledger:
-    ledger: Ledger = request.app.state.ledger
-    return ledger
-
-
-@dataclass(frozen=True)
-class Caller:
-    """The authenticated caller: the campaign as loaded and the caller's role."""
-
-    ledger: Ledger
-    campaign: Campaign
-    role: str
-
-
-def _caller(request: Request, campaign_id: CampaignId, creds: Credentials) -> Caller:
-    """Dependency: 404 for an unknown campaign, then 401 without a valid token.
-
-    As a dependency it runs before the body is validated, so a request without
-    a valid token gets 401 whatever its body says.
-    """
-    ledger = _ledger(request)
-    campaign = ledger.load(campaign_id)
-    role = ledger.authenticate(campaign, creds.credentials if creds else None)
-    if role is None:
-        raise Unauthorized("a valid Bearer token for this campaign is required")
-    return Caller(ledger, campaign, role)
-
-
-Auth = Annotated[Caller, Depends(_caller)]
-
-
-def _version(if_match: str | None) -> int | None:
-    if if_match is None:
-        return None
-    text = if_match.strip()
-    weak = text.startswith("W/")
-    text = text.removeprefix("W/").strip('"')
-    if not text.isdigit() or len(text) > 18:
-        raise InvalidInput('If-Match must be a campaign version such as "12"', field="If-Match")
-    if weak:
-        # RFC 9110 13.1.1: If-Match uses the strong comparison; a weak tag never matches.
-        raise VersionConflict('If-Match needs a strong entity tag, e.g. "12"', field="If-Match")
-    return int(text)
-
-
-def _side(role: str, side: str | None) -> str:
-    if side is not None:
-        return side
-    if role == REFEREE:
-        raise InvalidInput("the referee must name the side", field="side")
-    return role
-
-
-def _etag(response: Response, campaign: Campaign) -> None:
-    response.headers["ETag"] = f'"{campaign.version}"'
-
-
-def _appended(response: Response, done: Done) -> None:
-    _etag(response, done.campaign)
-    if done.replayed:
-        response.headers["Idempotent-Replayed"] = "true"
-
-
-def campaign_view(campaign: Campaign) -> dict[str, Any]:
-    rs = campaign.ruleset
-    return {
-        "id": campaign.cid,
-        "ruleset": campaign.ruleset_id,
-        "campaign": campaign.campaign_name,
-        "title": campaign.title,
-        "sides": campaign.sides,
-        "cg_date": campaign.cg_date,
-        "cg_dates": campaign.calendar,
-        "extendable": campaign.extendable,
-        "reph_step": {
-            side: None if step is None else {"id": step, "title": rs.step(step).title}
-            for side, step in campaign.steps.items()
-        },
-        "ready_for_next_cg_date": sorted(campaign.ready),
-        "rolls": len(campaign.rolls),
-        "version": campaign.version,
-        "head": campaign.head,
-    }
-
-
-def _roll(ledger: Ledger, campaign: Campaign, role: str, index: int) -> dict[str, Any]:
-    return _roll_view(ledger, campaign, role, ledger.record(campaign, campaign.roll_seq(index)))
-
-
-def _reveal_of(ledger: Ledger, campaign: Campaign, record: dict[str, Any]) -> dict[str, Any] | None:
-    """The SecretRevealed record of ``record``'s secret part, if it was revealed."""
-    info = campaign.secrets.get(str(record["seq"]))
-    if info is None or info["revealed_seq"] is None:
-        return None
-    return ledger.record(campaign, info["revealed_seq"])
-
-
-def _roll_view(
-    ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
-) -> dict[str, Any]:
-    """The roll held by ``record``, as ``role`` may see it (with its reveal, if any)."""
-    reveal = _reveal_of(ledger, campaign, record)
-    return roll_view(record, role, reveal=reveal, unsealed_seed=ledger.unsealed_seed(campaign))
-
-
-def _table_roll(
-    ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
-) -> dict[str, Any]:
-    """The table roll held by ``record``, as ``role`` may see it."""
-    reveal = _reveal_of(ledger, campaign, record)
-    return table_roll_view(
-        record, role, reveal=reveal, unsealed_seed=ledger.unsealed_seed(campaign)
-    )
 
 
 def _canonical_table_id(campaign: Campaign, table_id: str) -> str:
@@ -291,6 +172,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             initial_cpp=body.initial_cpp,
             idempotency_key=idem,
             request_fingerprint=fingerprint("create", body.model_dump(mode="json")),
+            request_id=request_id(request),
         )
         response.headers["Location"] = f"/v1/campaigns/{created.campaign.cid}"
         if created.replayed:
@@ -303,35 +185,19 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
                 "tokens_note": "tokens are shown only in the first response; a retry does "
                 "not re-issue them",
             }
-        return {**campaign_view(created.campaign), "tokens": created.tokens}
+        checkpoint = _ledger(request).checkpoint(created.campaign)
+        response.headers[CHECKPOINT_HEADER] = json.dumps(checkpoint, separators=(",", ":"))
+        return {
+            **campaign_view(created.campaign),
+            "tokens": created.tokens,
+            "checkpoint": checkpoint,
+        }
 
     @app.get("/v1/campaigns/{campaign_id}", tags=["campaigns"])
     def get_campaign(campaign_id: CampaignId, response: Response, caller: Auth) -> dict[str, Any]:
         campaign, role = caller.campaign, caller.role
         _etag(response, campaign)
         return {**campaign_view(campaign), "you": role}
-
-    def run(
-        caller: Caller,
-        campaign_id: str,
-        command: Callable[[Campaign, Ctx], int],
-        *,
-        operation: str,
-        body: Any,
-        idem: str | None,
-        if_match: str | None,
-    ) -> tuple[Ledger, str, Done]:
-        ledger, role = caller.ledger, caller.role
-        done = ledger.execute(
-            campaign_id,
-            role,
-            command,
-            operation=operation,
-            body=body,
-            idempotency_key=idem,
-            if_match=_version(if_match),
-        )
-        return ledger, role, done
 
     @app.post("/v1/campaigns/{campaign_id}/rolls", status_code=201, tags=["dice"])
     def make_roll(
@@ -358,8 +224,11 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             idem=idem,
             if_match=if_match,
         )
-        _appended(response, done)
-        return _roll_view(ledger, done.campaign, role, ledger.record(done.campaign, done.seq))
+        return _appended(
+            response,
+            done,
+            _roll_view(ledger, done.campaign, role, ledger.record(done.campaign, done.seq)),
+        )
 
     @app.post("/v1/campaigns/{campaign_id}/tables/{table_id}/rolls", status_code=201, tags=["dice"])
     def roll_table(
@@ -392,8 +261,11 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             idem=idem,
             if_match=if_match,
         )
-        _appended(response, done)
-        return _table_roll(ledger, done.campaign, role, ledger.record(done.campaign, done.seq))
+        return _appended(
+            response,
+            done,
+            _table_roll(ledger, done.campaign, role, ledger.record(done.campaign, done.seq)),
+        )
 
     @app.get("/v1/campaigns/{campaign_id}/rolls/{index}", tags=["dice"])
     def get_roll(
@@ -425,8 +297,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             idem=idem,
             if_match=if_match,
         )
-        _appended(response, done)
-        return _roll(ledger, done.campaign, role, index)
+        return _appended(response, done, _roll(ledger, done.campaign, role, index))
 
     @app.post("/v1/campaigns/{campaign_id}/events/{seq}/reveal", tags=["events"])
     def reveal_event(
@@ -447,9 +318,10 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             idem=idem,
             if_match=if_match,
         )
-        _appended(response, done)
         record = ledger.record(done.campaign, seq)
-        return redact(record, role, revealed=done.campaign.is_revealed(seq))
+        return _appended(
+            response, done, redact(record, role, revealed=done.campaign.is_revealed(seq))
+        )
 
     @app.get("/v1/campaigns/{campaign_id}/events", tags=["events"])
     def list_events(
@@ -458,14 +330,47 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         caller: Auth,
         after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+        event_type: Annotated[
+            list[str] | None,
+            Query(
+                alias="type",
+                description="Event types (repeat, or separate with commas)",
+                max_length=40,
+            ),
+        ] = None,
+        actor: Annotated[
+            str | None, Query(description="The role that acted", max_length=40)
+        ] = None,
+        table: Annotated[str | None, Query(description="A table id", max_length=60)] = None,
+        date: Annotated[str | None, Query(description="A CG Date", max_length=20)] = None,
+        reverted: Annotated[bool, Query(description="false: leave out reverted events")] = True,
     ) -> dict[str, Any]:
-        """The event log as the caller may see it; hidden events are stubs, never gaps."""
+        """The event log as the caller may see it; hidden events are stubs, never
+        gaps. Each event says which undo reverted it (``reverted_by``). The
+        filters read public fields only; ``next_after`` pages on."""
         ledger, campaign, role = caller.ledger, caller.campaign, caller.role
         _etag(response, campaign)
-        items = event_items(
-            ledger.records(campaign, after=after, limit=limit), role, campaign.is_revealed
-        )
-        last = items[-1]["seq"] if items else after
+        types = None
+        if event_type is not None:
+            types = frozenset(
+                t.strip() for part in event_type for t in part.split(",") if t.strip()
+            )
+        if date is not None:
+            date = campaign.ruleset.normalize_date(date) or date
+        filtered = types is not None or actor or table or date or not reverted
+        items: list[dict[str, Any]] = []
+        last = after
+        while len(items) < limit and last < campaign.version:
+            chunk = ledger.records(campaign, after=last, limit=limit if not filtered else 500)
+            for record in chunk:
+                last = record["seq"]
+                keep = matches(record, types=types, actor=actor, table=table, date=date) and (
+                    reverted or campaign.reverted_by(last) is None
+                )
+                if keep:
+                    items.append(event_item(campaign, record, role))
+                    if len(items) == limit:
+                        break
         return {
             "items": items,
             "version": campaign.version,
@@ -516,8 +421,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             idem=idem,
             if_match=if_match,
         )
-        _appended(response, done)
-        return {**campaign_view(done.campaign), "seq": done.seq}
+        return _appended(response, done, {**campaign_view(done.campaign), "seq": done.seq})
 
     @app.post(
         "/v1/campaigns/{campaign_id}/cpp-replenishments", status_code=201, tags=["refit phase"]
@@ -540,8 +444,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             idem=idem,
             if_match=if_match,
         )
-        _appended(response, done)
-        return _rule_result(ledger, done, role)
+        return _appended(response, done, _rule_result(ledger, done, role))
 
     @app.post("/v1/campaigns/{campaign_id}/rg-purchases", status_code=201, tags=["refit phase"])
     def purchase_rg(
@@ -564,8 +467,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             idem=idem,
             if_match=if_match,
         )
-        _appended(response, done)
-        return _rule_result(ledger, done, role)
+        return _appended(response, done, _rule_result(ledger, done, role))
 
     @app.post("/v1/campaigns/{campaign_id}/recon", status_code=201, tags=["refit phase"])
     def purchase_recon(
@@ -593,8 +495,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             idem=idem,
             if_match=if_match,
         )
-        _appended(response, done)
-        return _rule_result(ledger, done, role)
+        return _appended(response, done, _rule_result(ledger, done, role))
 
     @app.get("/v1/campaigns/{campaign_id}/roster", tags=["read models"])
     def roster(
@@ -602,11 +503,13 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         response: Response,
         caller: Auth,
         side: Annotated[str | None, Query(description="Defaults to the caller's side")] = None,
+        at: At = None,
     ) -> dict[str, Any]:
-        """KGP CG Roster, CPP columns (8.6162, 8.619, 8.622), as the caller may see it."""
+        """KGP CG Roster, CPP columns (8.6162, 8.619, 8.622), as the caller may see
+        it; with ``at``, exactly as it was answered live at that event."""
         campaign, role = caller.campaign, caller.role
         _etag(response, campaign)
-        return roster_view(campaign, _side(role, side), role)
+        return roster_view(as_of(caller.ledger, campaign, at), _side(role, side), role)
 
 
 def _rule_result(ledger: Ledger, done: Done, role: str) -> dict[str, Any]:

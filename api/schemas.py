@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Self
+from typing import Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
@@ -109,3 +109,32 @@ class ReconCreate(Body):
     lax: bool = Field(default=False, description="8.622: -1 if the Majority Squad Type is Lax")
     secret: bool = True
     client_nonce: str | None = Nonce
+
+
+class UndoRequestCreate(Body):
+    """DESIGN §5: name the events to revert (``seqs``), or revert everything
+    after ``to_seq``; give a reason the opponent will read."""
+
+    seqs: list[StrictInt] | None = Field(default=None, min_length=1, max_length=100)
+    to_seq: StrictInt | None = Field(default=None, ge=0)
+    reason: str = Field(min_length=1, max_length=500)
+
+    @model_validator(mode="after")
+    def one_form(self) -> Self:
+        if (self.seqs is None) == (self.to_seq is None):
+            raise ValueError("give either seqs or to_seq")
+        return self
+
+
+class UndoRejection(Body):
+    note: str | None = Field(default=None, min_length=1, max_length=500)
+
+
+class DisputeCreate(Body):
+    seq: StrictInt = Field(ge=1, description="The event disputed")
+    claim: str = Field(min_length=1, max_length=1000)
+
+
+class DisputeResolution(Body):
+    decision: Literal["uphold", "revert"]
+    note: str = Field(min_length=1, max_length=500)

@@ -24,6 +24,7 @@ from eventsourcing.persistence import IntegrityError
 
 from cgledger.sealing import AesGcmSealer, load_or_create_key
 from cgledger.settings import Settings
+from cgledger.signing import CheckpointSigner, load_or_create_signing_key
 from domain.campaign import Campaign, Ctx, token_hash
 from domain.dice import canon
 from domain.errors import IdempotencyMismatch, NotFound, VersionConflict
@@ -56,6 +57,8 @@ class Done:
     campaign: Campaign
     seq: int
     replayed: bool
+    #: The latest signed checkpoint of the campaign (cgledger.signing).
+    checkpoint: dict[str, Any]
 
 
 def utc_now() -> str:
@@ -89,6 +92,11 @@ class Ledger:
         }
         key = load_or_create_key(settings.data_dir, settings.seed_key)
         self.sealer = AesGcmSealer(key)
+        self.signer = CheckpointSigner(
+            load_or_create_signing_key(settings.data_dir, settings.signing_key)
+        )
+        #: Called with the campaign id after every append (the live feed's wake-up).
+        self.listeners: list[Callable[[str], None]] = []
         # Campaign ids for Idempotency-Keys are derived with a server secret, so
         # the id cannot be computed from the key alone.
         self._id_key = hashlib.sha256(b"cgledger/v1/idempotency-id\n" + key).digest()
@@ -130,15 +138,35 @@ class Ledger:
     def unsealed_seed(self, campaign: Campaign) -> Callable[[int], str]:
         return lambda index: campaign.seed(index, self.sealer).hex()
 
+    def checkpoint(self, campaign: Campaign, seq: int | None = None) -> dict[str, Any]:
+        """The signed checkpoint of ``campaign`` at ``seq`` (default: its head).
+
+        Its ``time`` is when that event was recorded, and Ed25519 signatures are
+        deterministic, so the checkpoint of a seq is always the same object: an
+        idempotent retry returns exactly the first response.
+        """
+        record = self.record(campaign, campaign.version if seq is None else seq)
+        return self.signer.sign(campaign.cid, record["seq"], record["hash"], record["recorded_at"])
+
+    def _notify(self, campaign_id: str) -> None:
+        for listener in list(self.listeners):
+            listener(campaign_id)
+
     # ----------------------------------------------------------------- writes
 
-    def ctx(self, actor: str, idempotency: dict[str, str] | None = None) -> Ctx:
+    def ctx(
+        self,
+        actor: str,
+        idempotency: dict[str, str] | None = None,
+        request_id: str | None = None,
+    ) -> Ctx:
         return Ctx(
             actor=actor,
             now=self.clock(),
             entropy=self.entropy,
             sealer=self.sealer,
             idempotency=idempotency,
+            request_id=request_id if request_id is not None else uuid.uuid4().hex,
         )
 
     def create_campaign(
@@ -151,6 +179,7 @@ class Ledger:
         initial_cpp: dict[str, int] | None,
         idempotency_key: str | None,
         request_fingerprint: str,
+        request_id: str | None = None,
     ) -> Created:
         """Create a campaign; return a fresh token for each side and the referee.
 
@@ -176,7 +205,7 @@ class Ledger:
                 return self._replay_creation(existing, idem)
         tokens = {role: "cgl_" + secrets.token_urlsafe(32) for role in (*sides, REFEREE)}
         agg = Campaign.create(
-            self.ctx("creator", idem),
+            self.ctx("creator", idem, request_id),
             campaign_id=campaign_id,
             ruleset_id=ruleset,
             campaign_name=campaign,
@@ -221,6 +250,7 @@ class Ledger:
         body: Any,
         idempotency_key: str | None = None,
         if_match: int | None = None,
+        request_id: str | None = None,
     ) -> Done:
         """Run one command against the latest version of the campaign and save it."""
         request_fp = fingerprint(operation, body)
@@ -239,13 +269,14 @@ class Ledger:
                         )
                     # The command's main record is its last event: answer as of then.
                     seq = int(stored["seq"])
-                    return Done(self.load(campaign_id, version=seq), seq, replayed=True)
+                    as_then = self.load(campaign_id, version=seq)
+                    return Done(as_then, seq, replayed=True, checkpoint=self.checkpoint(as_then))
             if if_match is not None and campaign.version != if_match:
                 raise VersionConflict(
                     f"If-Match is {if_match} but the campaign is at version {campaign.version}",
                     field="If-Match",
                 )
-            seq = command(campaign, self.ctx(role, idem))
+            seq = command(campaign, self.ctx(role, idem, request_id))
             try:
                 self.store.save(campaign)
             except IntegrityError:
@@ -258,7 +289,8 @@ class Ledger:
                 # on the new state, so its rules are checked again.
                 time.sleep(random.uniform(0, 0.002 * (attempt + 1)))  # noqa: S311
                 continue
-            return Done(campaign, seq, replayed=False)
+            self._notify(campaign.cid)
+            return Done(campaign, seq, replayed=False, checkpoint=self.checkpoint(campaign))
         raise VersionConflict(
             f"the campaign was too busy: {MAX_ATTEMPTS} attempts lost the race; retry"
         )

@@ -27,7 +27,8 @@ from eventsourcing.domain import Aggregate, event
 from domain import cpp as cppbook
 from domain import dice
 from domain import tables as tablebook
-from domain.chain import GENESIS, event_hash, secret_digest
+from domain import undo as undobook
+from domain.chain import GENESIS, META, event_hash, secret_digest
 from domain.errors import (
     Forbidden,
     InvalidInput,
@@ -46,6 +47,8 @@ SEED_BYTES = 32
 #: 8.622's drm ids on its table: "+5 Spent 2 CPP", "-1 ... Majority Squad Type ... is Lax".
 RECON_2_CPP = "spent-2-cpp"
 RECON_LAX = "lax"
+MAX_REASON = 500
+MAX_CLAIM = 1000
 
 
 class Sealer(Protocol):
@@ -66,6 +69,9 @@ class Ctx:
     sealer: Sealer
     #: ``{"key": sha256 of the Idempotency-Key, "fingerprint": sha256 of the request}``
     idempotency: dict[str, str] | None = None
+    #: The request's id (``X-Request-ID``, or one the server drew), recorded in
+    #: every event the request appends.
+    request_id: str | None = None
 
 
 def token_hash(token: str) -> str:
@@ -107,6 +113,20 @@ class Campaign(Aggregate):
         self.ready: dict[str, str] = {}
         #: Content hash -> seq of the TableDefined event (see recorded_tables).
         self.table_defs: dict[str, int] = {}
+        # Undo by replay (domain.undo). The type of every event, by seq - 1:
+        self.types: list[str] = []
+        #: The revertible events (domain.undo.Book) and which are reverted, by which undo.
+        self.revertible: undobook.Book = {}
+        self.reverted: dict[str, int] = {}
+        #: Every state event's values, in order: the state is rebuilt from those in force.
+        self.state_log: list[dict[str, Any]] = []
+        self.genesis: dict[str, Any] = {}
+        #: The seq of the latest event that is someone's action (not bookkeeping).
+        self.last_event = 0
+        #: Set by an undo that reverted rolls; the next roll records that it followed it.
+        self.pending_reroll: dict[str, Any] | None = None
+        self.undo_requests: dict[str, dict[str, Any]] = {}
+        self.disputes: dict[str, dict[str, Any]] = {}
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -149,6 +169,26 @@ class Campaign(Aggregate):
     def _recon_purchased(self, record: dict[str, Any]) -> None:
         self._apply(record)
 
+    @event("UndoRequested", topic="cgledger:UndoRequested")
+    def _undo_requested(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("UndoApplied", topic="cgledger:UndoApplied")
+    def _undo_applied(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("UndoRejected", topic="cgledger:UndoRejected")
+    def _undo_rejected(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DisputeFiled", topic="cgledger:DisputeFiled")
+    def _dispute_filed(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DisputeResolved", topic="cgledger:DisputeResolved")
+    def _dispute_resolved(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
     # ------------------------------------------------------------------ apply
 
     def _apply(self, record: dict[str, Any]) -> None:
@@ -162,14 +202,29 @@ class Campaign(Aggregate):
                 "revealed_seq": None,
                 "roll_index": p["roll"]["index"] if "roll" in p else None,
             }
+        kind = record["type"]
         if "roll" in p:
             self.rolls.append(seq)
+            self.pending_reroll = None
         idem = record.get("internal", {}).get("idempotency")
         if idem is not None:
             self.idempotency[idem["key"]] = {**idem, "seq": seq}
-        handler = getattr(self, f"_on_{record['type']}", None)
+        self.types.append(kind)
+        if kind not in undobook.BOOKKEEPING:
+            self.last_event = seq
+        values = {**p, **(record["secret"] or {})}
+        if kind in undobook.ROLL_ONLY or kind in undobook.STATE_EVENTS:
+            self.revertible[str(seq)] = {
+                "type": kind,
+                "actor": record["actor"],
+                "index": p["roll"]["index"] if "roll" in p else None,
+                "state": kind in undobook.STATE_EVENTS,
+            }
+        if kind in undobook.STATE_EVENTS:
+            self.state_log.append({"seq": seq, "type": kind, "values": values})
+        handler = getattr(self, f"_on_{kind}", None)
         if handler is not None:
-            handler(record, {**p, **(record["secret"] or {})})
+            handler(record, values)
 
     def _on_CampaignCreated(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.ruleset_id = p["ruleset"]
@@ -180,11 +235,28 @@ class Campaign(Aggregate):
         self.date_index = self.calendar.index(p["start_date"])
         self.extendable = p["extendable"]
         self.token_hashes = dict(record["internal"]["token_hashes"])
+        self.genesis = {k: p[k] for k in ("calendar", "start_date", "cpp", "initial_cpp")}
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        """The state as the campaign was created, before any state event."""
+        g = self.genesis
+        self.calendar = list(g["calendar"])
+        self.date_index = self.calendar.index(g["start_date"])
         self.steps = dict.fromkeys(self.sides)
-        if p["cpp"]:
+        self.ready = {}
+        self.cpp = {}
+        if g["cpp"]:
             for side in self.sides:
-                start = p["initial_cpp"][side]
-                self.cpp[side] = [cppbook.new_line(p["start_date"], start=start, initial=True)]
+                start = g["initial_cpp"][side]
+                self.cpp[side] = [cppbook.new_line(g["start_date"], start=start, initial=True)]
+
+    def _rebuild_state(self) -> None:
+        """Replay the state events still in force (DESIGN §5); never re-rolls."""
+        self._reset_state()
+        for entry in self.state_log:
+            if str(entry["seq"]) not in self.reverted:
+                getattr(self, f"_on_{entry['type']}")({"seq": entry["seq"]}, entry["values"])
 
     def _on_CommitmentsPublished(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.commitments.extend(p["commitments"])
@@ -238,6 +310,67 @@ class Campaign(Aggregate):
         line["recon_seq"] = record["seq"]
         self.steps[p["side"]] = p["step"]
 
+    def _on_UndoRequested(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.undo_requests[str(record["seq"])] = {
+            "by": p["by"],
+            "seqs": p["seqs"],
+            "to_seq": p["to_seq"],
+            "reason": p["reason"],
+            "status": "pending",
+            "undo": None,
+            "answer": None,
+        }
+
+    def _on_UndoApplied(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        seq = record["seq"]
+        for s in p["reverts"]:
+            self.reverted[str(s)] = seq
+        for s in p["restores"]:
+            self.reverted.pop(str(s), None)
+        self.revertible[str(seq)] = {
+            "type": undobook.UNDO,
+            "actor": record["actor"],
+            "index": None,
+            "state": p["state"],
+            "reverts": p["reverts"],
+            "restores": p["restores"],
+            "at_once_by": p["by"] if p["at_once"] else None,
+        }
+        if p["request"] is not None:
+            request = self.undo_requests[str(p["request"])]
+            request["status"] = "applied"
+            request["undo"] = seq
+            request["answer"] = {"seq": seq, "by": p["approved_by"], "note": None}
+        if p["state"]:
+            self._rebuild_state()
+        if p["rolls"]:
+            self.pending_reroll = {"undo": seq, "rolls": p["rolls"]}
+
+    def _on_UndoRejected(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        request = self.undo_requests[str(p["request"])]
+        request["status"] = "withdrawn" if p["withdrawn"] else "rejected"
+        request["answer"] = {"seq": record["seq"], "by": p["by"], "note": p["note"]}
+
+    def _on_DisputeFiled(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.disputes[str(record["seq"])] = {
+            "of_seq": p["of_seq"],
+            "by": p["by"],
+            "claim": p["claim"],
+            "status": "open",
+            "resolution": None,
+        }
+
+    def _on_DisputeResolved(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        dispute = self.disputes[str(p["dispute"])]
+        dispute["status"] = "upheld" if p["decision"] == "uphold" else "reverted"
+        dispute["resolution"] = {
+            "seq": record["seq"],
+            "by": p["by"],
+            "decision": p["decision"],
+            "note": p["note"],
+            "undo": p["undo"],
+        }
+
     # ------------------------------------------------------------------ queries
 
     @property
@@ -267,6 +400,10 @@ class Campaign(Aggregate):
             if hmac.compare_digest(digest, stored):
                 found = role
         return found
+
+    def reverted_by(self, seq: int) -> int | None:
+        """The seq of the undo that reverted event ``seq``, if it is reverted."""
+        return self.reverted.get(str(seq))
 
     def is_revealed(self, seq: int) -> bool:
         info = self.secrets.get(str(seq))
@@ -388,7 +525,8 @@ class Campaign(Aggregate):
             )
         pub, sec = self._draw(ctx, count, purpose, secret=secret, client_nonce=client_nonce)
         owner = ctx.actor if secret else None
-        return self._command(ctx, "DiceRolled", {"roll": pub}, sec or {}, owner=owner)
+        payload = {"side": ctx.actor, "cg_date": self.cg_date, "roll": pub}
+        return self._command(ctx, "DiceRolled", payload, sec or {}, owner=owner)
 
     def roll_table(
         self,
@@ -682,6 +820,202 @@ class Campaign(Aggregate):
             owner=side if secret else None,
         )
 
+    # ------------------------------------------------------------------ undo, disputes
+
+    def request_undo(
+        self, ctx: Ctx, *, seqs: list[int] | None, to_seq: int | None, reason: str
+    ) -> int:
+        """DESIGN §5: ask to revert events. A side's own latest action with
+        nothing depending on it (and any request of the referee) is applied at
+        once; anything else waits for the opponent or the referee. Returns the
+        seq of the last event appended (``UndoApplied`` or ``UndoRequested``)."""
+        self._require_role(ctx)
+        reason = _text(reason, "reason", MAX_REASON)
+        named = undobook.targets(
+            self.revertible, self.reverted, self._kinds(), self.version, seqs=seqs, to_seq=to_seq
+        )
+        # Check the undo now, so a request that could never apply is refused.
+        effect = self._undo_effect(named, to_seq=to_seq, ceiling=self.version + 1)
+        at_once = ctx.actor == REFEREE or undobook.alone(
+            self.revertible, self.last_event, ctx.actor, named
+        )
+        payload = {
+            "by": ctx.actor,
+            "seqs": named,
+            "to_seq": to_seq,
+            "reason": reason,
+            "at_once": at_once,
+        }
+        record = self._emit(ctx, "UndoRequested", payload, None, main=not at_once)
+        if not at_once:
+            return int(record["seq"])
+        return self._apply_undo(
+            ctx, effect, request=int(record["seq"]), by=ctx.actor, at_once=True, reason=reason
+        )
+
+    def approve_undo(self, ctx: Ctx, request_seq: int) -> int:
+        """The opponent of the requesting side, or the referee, applies a pending undo."""
+        request = self._pending_request(ctx, request_seq, "approve")
+        if ctx.actor == request["by"]:
+            raise Forbidden(
+                "a side cannot approve its own undo request; the opponent or the referee does"
+            )
+        effect = self._undo_effect(
+            request["seqs"], to_seq=request["to_seq"], ceiling=request_seq, recheck=True
+        )
+        return self._apply_undo(
+            ctx,
+            effect,
+            request=request_seq,
+            by=request["by"],
+            at_once=False,
+            reason=request["reason"],
+        )
+
+    def reject_undo(self, ctx: Ctx, request_seq: int, note: str | None) -> int:
+        """The opponent or the referee rejects a pending undo; its requester may withdraw it."""
+        request = self._pending_request(ctx, request_seq, "reject")
+        payload = {
+            "request": request_seq,
+            "by": ctx.actor,
+            "note": None if note is None else _text(note, "note", MAX_REASON),
+            "withdrawn": ctx.actor == request["by"],
+        }
+        return self._command(ctx, "UndoRejected", payload, {}, owner=None)
+
+    def file_dispute(self, ctx: Ctx, seq: int, claim: str) -> int:
+        """DESIGN §5: a side (or the referee) flags an event."""
+        self._require_role(ctx)
+        claim = _text(claim, "claim", MAX_CLAIM)
+        if not 1 <= seq <= self.version:
+            raise NotFound(f"no event {seq} in this campaign", field="seq")
+        for did, dispute in self.disputes.items():
+            if (
+                dispute["of_seq"] == seq
+                and dispute["by"] == ctx.actor
+                and dispute["status"] == "open"
+            ):
+                raise RuleViolation(f"{ctx.actor} already disputes event {seq} (dispute {did})")
+        payload = {
+            "of_seq": seq,
+            "of_type": self._kinds()[str(seq)],
+            "by": ctx.actor,
+            "claim": claim,
+        }
+        return self._command(ctx, "DisputeFiled", payload, {}, owner=None)
+
+    def resolve_dispute(self, ctx: Ctx, dispute_seq: int, decision: str, note: str) -> int:
+        """The opponent of the filing side, or the referee, upholds the event or
+        reverts it. A revert goes through the undo mechanism: it also reverts
+        every later state event built on the disputed one."""
+        self._require_role(ctx)
+        dispute = self.disputes.get(str(dispute_seq))
+        if dispute is None:
+            raise NotFound(f"no dispute {dispute_seq} in this campaign", field="dispute")
+        if ctx.actor != REFEREE and ctx.actor == dispute["by"]:
+            raise Forbidden(
+                "a dispute is resolved by the opponent of the side that filed it, or the referee"
+            )
+        if dispute["by"] == REFEREE and ctx.actor != REFEREE:
+            raise Forbidden("a dispute the referee filed is resolved by the referee")
+        if dispute["status"] != "open":
+            raise RuleViolation(f"dispute {dispute_seq} is already {dispute['status']}")
+        if decision not in ("uphold", "revert"):
+            raise InvalidInput("decision must be 'uphold' or 'revert'", field="decision")
+        note = _text(note, "note", MAX_REASON)
+        undo_seq = None
+        if decision == "revert":
+            of = dispute["of_seq"]
+            named = undobook.targets(
+                self.revertible, self.reverted, self._kinds(), self.version, seqs=[of], to_seq=None
+            )
+            if self.revertible[str(of)]["state"]:
+                named = sorted({*named, *undobook.later_state(self.revertible, self.reverted, of)})
+            effect = self._undo_effect(named, to_seq=None, ceiling=None)
+            undo_seq = self._apply_undo(
+                ctx,
+                effect,
+                request=None,
+                by=dispute["by"],
+                at_once=False,
+                reason=f"dispute {dispute_seq}: {note}",
+                dispute=dispute_seq,
+                main=False,
+            )
+        payload = {
+            "dispute": dispute_seq,
+            "of_seq": dispute["of_seq"],
+            "decision": decision,
+            "note": note,
+            "by": ctx.actor,
+            "undo": undo_seq,
+        }
+        return self._command(ctx, "DisputeResolved", payload, {}, owner=None)
+
+    def _kinds(self) -> dict[str, str]:
+        return {str(n): kind for n, kind in enumerate(self.types, start=1)}
+
+    def _pending_request(self, ctx: Ctx, request_seq: int, verb: str) -> dict[str, Any]:
+        self._require_role(ctx)
+        request = self.undo_requests.get(str(request_seq))
+        if request is None:
+            raise NotFound(f"no undo request {request_seq} in this campaign", field="request")
+        if request["by"] != REFEREE and ctx.actor not in (REFEREE, *self.sides):
+            raise Forbidden(f"only a side or the referee may {verb} an undo request")
+        if request["status"] != "pending":
+            raise RuleViolation(f"undo request {request_seq} is already {request['status']}")
+        return request
+
+    def _undo_effect(
+        self,
+        named: list[int],
+        *,
+        to_seq: int | None,
+        ceiling: int | None,
+        recheck: bool = False,
+    ) -> undobook.Effect:
+        if recheck:
+            # Approved later: every event named must still be in force.
+            for seq in named:
+                if str(seq) in self.reverted:
+                    raise RuleViolation(
+                        f"event {seq} was reverted by undo {self.reverted[str(seq)]} since "
+                        "the request; reject this request"
+                    )
+        effect = undobook.plan(
+            self.revertible, self.reverted, named, to_seq=to_seq, ceiling=ceiling
+        )
+        if not effect.reverts and not effect.restores:
+            raise RuleViolation("this undo would change nothing")
+        return effect
+
+    def _apply_undo(
+        self,
+        ctx: Ctx,
+        effect: undobook.Effect,
+        *,
+        request: int | None,
+        by: str,
+        at_once: bool,
+        reason: str,
+        dispute: int | None = None,
+        main: bool = True,
+    ) -> int:
+        payload = {
+            "request": request,
+            "dispute": dispute,
+            "by": by,
+            "approved_by": ctx.actor,
+            "at_once": at_once,
+            "reason": reason,
+            "reverts": effect.reverts,
+            "restores": effect.restores,
+            "rolls": effect.rolls,
+            "state": effect.state,
+        }
+        record = self._emit(ctx, "UndoApplied", payload, None, main=main)
+        return int(record["seq"])
+
     # ------------------------------------------------------------------ helpers
 
     def _require_role(self, ctx: Ctx) -> None:
@@ -767,6 +1101,9 @@ class Campaign(Aggregate):
             "client_nonce": client_nonce,
             "nonce_source": nonce_source,
             "secret": secret,
+            # The audit shows that this roll followed an undo of earlier rolls
+            # (their indices stay used: DESIGN §2, §5).
+            "after_undo": self.pending_reroll,
         }
         if secret:
             return pub, {"dice": result}
@@ -849,9 +1186,21 @@ def _record(
         "secret_digest": secret_digest(secret),
         "secret": secret,
         "prev_hash": prev_hash,
+        # Audit fields (issue 4): the request that appended the event, and the
+        # role-scoped hash of its Idempotency-Key (never the key itself).
+        META: {
+            "request_id": ctx.request_id,
+            "idempotency_key": None if ctx.idempotency is None else ctx.idempotency["key"],
+        },
     }
     record["hash"] = event_hash(record)
     return record
+
+
+def _text(value: str, field: str, limit: int) -> str:
+    if not value.strip() or len(value) > limit:
+        raise InvalidInput(f"{field} must be 1 to {limit} characters", field=field)
+    return value
 
 
 def _table_ref(table: tablebook.Table) -> dict[str, str]:
@@ -890,4 +1239,9 @@ _TRIGGERS: dict[str, Callable[[Campaign, dict[str, Any]], None]] = {
     "CPPReplenished": Campaign._cpp_replenished,
     "RGPurchased": Campaign._rg_purchased,
     "ReconPurchased": Campaign._recon_purchased,
+    "UndoRequested": Campaign._undo_requested,
+    "UndoApplied": Campaign._undo_applied,
+    "UndoRejected": Campaign._undo_rejected,
+    "DisputeFiled": Campaign._dispute_filed,
+    "DisputeResolved": Campaign._dispute_resolved,
 }

@@ -18,6 +18,36 @@ def event_items(
     return [redact(r, viewer, revealed=is_revealed(r["seq"])) for r in records]
 
 
+def table_of(record: dict[str, Any]) -> str | None:
+    """The table id an event names in its public payload, if any."""
+    table = record["payload"].get("table")
+    if isinstance(table, dict):
+        table = table.get("id")
+    return table if isinstance(table, str) else None
+
+
+def matches(
+    record: dict[str, Any],
+    *,
+    types: frozenset[str] | None = None,
+    actor: str | None = None,
+    table: str | None = None,
+    date: str | None = None,
+) -> bool:
+    """The audit filters of ``GET /events``. They read public fields only
+    (type, actor, the table id and the CG Date in the payload), so what a
+    filter selects never depends on a hidden value."""
+    if types is not None and record["type"] not in types:
+        return False
+    if actor is not None and record["actor"] != actor:
+        return False
+    if table is not None:
+        found = table_of(record)
+        if found is None or (found != table and found.split(":", 1)[-1] != table):
+            return False
+    return date is None or record["payload"].get("cg_date") == date
+
+
 def export_jsonl(
     header: dict[str, Any],
     records: Iterable[dict[str, Any]],

@@ -16,10 +16,13 @@ def roll_view(
     *,
     reveal: dict[str, Any] | None,
     unsealed_seed: Callable[[int], str],
+    reverted_by: int | None = None,
 ) -> dict[str, Any]:
     """``record`` holds a roll (``payload.roll``); ``reveal`` is its SecretRevealed
     record, if any. ``unsealed_seed`` is only called when the viewer may see an
-    unrevealed seed (the owner or the referee)."""
+    unrevealed seed (the owner or the referee). ``reverted_by`` is the seq of
+    the undo that reverted the roll: an undone roll keeps its index, and the
+    roll after an undo says so in ``after_undo`` (DESIGN §5)."""
     p = record["payload"]
     roll = p["roll"]
     view: dict[str, Any] = {
@@ -37,6 +40,8 @@ def roll_view(
         "event_type": record["type"],
         "rule": p.get("rule"),
         "revealed_seq": None if reveal is None else reveal["seq"],
+        "reverted_by": reverted_by,
+        "after_undo": roll.get("after_undo"),
         "outcome": None,
     }
     public_outcome = {k: v for k, v in p.items() if k not in {"roll", "owner", "step"}}

@@ -18,6 +18,7 @@ def table_roll_view(
     *,
     reveal: dict[str, Any] | None,
     unsealed_seed: Callable[[int], str],
+    reverted_by: int | None = None,
 ) -> dict[str, Any]:
     """``{"seq", "table", "cg_date", "roll", "visible", "inputs", "original",
     "drm", "final", "outcome"}``; the result fields are ``null`` for a viewer
@@ -30,7 +31,10 @@ def table_roll_view(
         "cg_date": p["cg_date"],
         "secret": p["roll"]["secret"],
         "revealed_seq": None if reveal is None else reveal["seq"],
-        "roll": roll_view(record, viewer, reveal=reveal, unsealed_seed=unsealed_seed),
+        "reverted_by": reverted_by,
+        "roll": roll_view(
+            record, viewer, reveal=reveal, unsealed_seed=unsealed_seed, reverted_by=reverted_by
+        ),
         "visible": True,
     }
     if record["secret"] is None:
