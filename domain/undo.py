@@ -123,61 +123,78 @@ def plan(
     to_seq: int | None = None,
     ceiling: int | None = None,
 ) -> Effect:
-    """What reverting ``named`` flips. ``to_seq``/``ceiling``: a request to undo
-    everything after ``to_seq``, made when the log ended below ``ceiling``; every
-    roll in between then stays reverted, even one a named undo had reverted."""
-    reverts: set[int] = set()
-    restores: set[int] = set()
-    state_named = [s for s in named if book[str(s)]["state"]]
-    if state_named:
-        first = state_named[0]
-        missing = [s for s in later_state(book, reverted, first) if s not in named]
-        if missing:
-            listed = ", ".join(str(s) for s in missing)
-            raise RuleViolation(
-                f"event {first} changed the campaign's state and events {listed} were "
-                f"built on it: name them too (or undo with to_seq {first - 1})"
-            )
-        then = _reverted_before(book, first)
-        for key, info in book.items():
-            if info["type"] not in STATE_EVENTS:
-                continue
-            want = int(key) >= first or key in then
-            if want and key not in reverted:
-                reverts.add(int(key))
-            elif not want and key in reverted:
-                restores.add(int(key))
-    for seq in named:
-        info = book[str(seq)]
-        if info["type"] == UNDO:
-            reverts.add(seq)
-            # Reverting an undo puts its rolls back as they were before it.
-            for r in info["reverts"]:
-                if book[str(r)]["type"] in ROLL_ONLY and str(r) in reverted:
-                    restores.add(r)
-            for r in info["restores"]:
-                if book[str(r)]["type"] in ROLL_ONLY and str(r) not in reverted:
-                    reverts.add(r)
-    reverts = {r for r in reverts if str(r) not in reverted}
-    restores = {r for r in restores if str(r) in reverted}
-    # Rolls named, and with to_seq every roll made after it, end reverted by
-    # this undo (even one a named undo had reverted: the label moves here).
-    rolls_reverted = {seq for seq in named if book[str(seq)]["type"] in ROLL_ONLY}
-    if to_seq is not None and ceiling is not None:
-        rolls_reverted |= {
-            int(key)
-            for key, info in book.items()
-            if info["type"] in ROLL_ONLY and to_seq < int(key) < ceiling
-        }
-    restores -= rolls_reverted
-    reverts |= {r for r in rolls_reverted if str(r) not in reverted or reverted[str(r)] in named}
-    flipped = reverts | restores
+    """What reverting ``named`` flips.
+
+    With ``to_seq``, every event from ``to_seq + 1`` up to (not including)
+    ``ceiling``, where the log ended when the undo was asked for, is reverted,
+    and every event before it gets back the status it had at ``to_seq``: the
+    campaign is rewound to that version. Otherwise the named rolls are reverted,
+    a named undo's rolls get back their status from before it, and if a state
+    event (or a state-changing undo) is named, the state is rewound to just
+    before the earliest one, which needs every later one named too.
+    """
+    want: dict[str, bool] = {}  # seq -> reverted after this undo
+    if to_seq is not None:
+        _require_suffix(book, reverted, named, to_seq + 1)
+        then = _reverted_before(book, to_seq + 1)
+        limit = ceiling if ceiling is not None else max(int(k) for k in book) + 1
+        for key in book:
+            if int(key) < limit:
+                want[key] = int(key) > to_seq or key in then
+    else:
+        state_named = [s for s in named if book[str(s)]["state"]]
+        if state_named:
+            first = state_named[0]
+            _require_suffix(book, reverted, named, first)
+            then = _reverted_before(book, first)
+            for key, info in book.items():
+                if info["type"] in STATE_EVENTS:
+                    want[key] = int(key) >= first or key in then
+        for seq in named:
+            info = book[str(seq)]
+            if info["type"] == UNDO:
+                # Its rolls get back the status they had before it.
+                for r in info["reverts"]:
+                    if book[str(r)]["type"] in ROLL_ONLY:
+                        want[str(r)] = False
+                for r in info["restores"]:
+                    if book[str(r)]["type"] in ROLL_ONLY:
+                        want[str(r)] = True
+        for seq in named:
+            want[str(seq)] = True
+    reverts = sorted(
+        int(k)
+        for k, on in want.items()
+        # An event already reverted by an undo that is itself reverted now
+        # stays reverted, by this undo (the label moves here).
+        if on and (k not in reverted or want.get(str(reverted[k])) is True)
+    )
+    restores = sorted(int(k) for k, on in want.items() if not on and k in reverted)
+    flipped = [*reverts, *restores]
     return Effect(
-        reverts=sorted(reverts),
-        restores=sorted(restores),
-        rolls=sorted(book[str(s)]["index"] for s in reverts if book[str(s)]["index"] is not None),
+        reverts=reverts,
+        restores=restores,
+        rolls=sorted(
+            book[str(s)]["index"]
+            for s in reverts
+            if book[str(s)]["index"] is not None and str(s) not in reverted
+        ),
         state=any(book[str(s)]["type"] in STATE_EVENTS for s in flipped),
     )
+
+
+def _require_suffix(book: Book, reverted: dict[str, int], named: list[int], first: int) -> None:
+    """Every state event and state-changing undo in force from ``first`` on must be named."""
+    missing = [s for s in later_state(book, reverted, first - 1) if s not in named]
+    if missing:
+        listed = ", ".join(str(s) for s in missing)
+        raise RuleViolation(
+            f"event {first} changed the campaign's state and events {listed} were "
+            f"built on it: name them too (or undo with to_seq {first - 1})"
+            if first in named
+            else f"events {listed} changed the campaign's state after seq {first - 1} "
+            "and are not named in this undo; answer with a new request"
+        )
 
 
 def _reverted_before(book: Book, seq: int) -> set[str]:

@@ -38,6 +38,7 @@ from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 from domain import cpp as cppbook
 from domain import dice
+from domain import undo as undobook
 from domain.campaign import Campaign, Ctx, token_hash
 from domain.chain import GENESIS, event_hash, secret_digest
 from domain.errors import DomainError
@@ -46,6 +47,8 @@ from domain.visibility import REFEREE
 from projections.eventlog import export_jsonl
 
 NOW = "2026-01-01T00:00:00Z"
+#: The campaign's state that state events build and an undo rebuilds.
+GAME_STATE = ("calendar", "date_index", "cpp", "steps", "ready")
 SEALER = AesGcmSealer(bytes(32))
 SIDES = ("US", "German")
 #: A role that is neither a side nor the referee: sees public parts, may not act.
@@ -91,6 +94,19 @@ COMMANDS: st.SearchStrategy[Command] = st.one_of(
         st.sampled_from((None, True, False)),
         st.sampled_from(((), ("isolated",), ("german", "heroic"), ("nope",), ("other",))),
     ),
+    # undo (DESIGN §5): revert a picked event (with the later state events it
+    # needs, or not), or everything after a picked seq; approve or reject a
+    # pending request; dispute an event and resolve a dispute.
+    st.tuples(
+        st.just("undo"), actor, st.integers(0, 1000), st.sampled_from(("one", "suffix", "to"))
+    ),
+    st.tuples(st.just("approve"), actor, st.integers(0, 1000)),
+    st.tuples(st.just("approve"), st.just(REFEREE), st.integers(0, 1000)),
+    st.tuples(st.just("reject"), actor, st.integers(0, 1000)),
+    st.tuples(st.just("dispute"), actor, st.integers(0, 1000)),
+    st.tuples(
+        st.just("resolve"), actor, st.integers(0, 1000), st.sampled_from(("uphold", "revert"))
+    ),
 )
 
 
@@ -132,7 +148,36 @@ def run(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
         return campaign.roll_table(
             ctx, cmd[2], drm=named, inputs={}, secret=cmd[3], client_nonce=None
         )
+    if kind in ("undo", "approve", "reject", "dispute", "resolve"):
+        return run_undo(campaign, ctx, cmd)
     raise AssertionError(f"unknown command {kind}")
+
+
+def run_undo(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
+    kind, pick = cmd[0], cmd[2]
+    if kind == "undo":
+        if cmd[3] == "to":
+            return campaign.request_undo(
+                ctx, seqs=None, to_seq=pick % campaign.version, reason="back to there"
+            )
+        in_force = sorted(int(s) for s in campaign.revertible if s not in campaign.reverted)
+        seqs = [in_force[pick % len(in_force)]] if in_force else [pick % campaign.version + 1]
+        if cmd[3] == "suffix" and campaign.revertible.get(str(seqs[0]), {}).get("state"):
+            seqs += undobook.later_state(campaign.revertible, campaign.reverted, seqs[0])
+        return campaign.request_undo(ctx, seqs=seqs, to_seq=None, reason="mistake")
+    if kind in ("approve", "reject"):
+        pending = sorted(
+            int(r) for r, v in campaign.undo_requests.items() if v["status"] == "pending"
+        )
+        rid = pending[pick % len(pending)] if pending else pick % campaign.version + 1
+        if kind == "approve":
+            return campaign.approve_undo(ctx, rid)
+        return campaign.reject_undo(ctx, rid, "no")
+    if kind == "dispute":
+        return campaign.file_dispute(ctx, pick % campaign.version + 1, "that roll was wrong")
+    disputes = sorted(int(d) for d in campaign.disputes)
+    did = disputes[pick % len(disputes)] if disputes else pick % campaign.version + 1
+    return campaign.resolve_dispute(ctx, did, cmd[3], "decided")
 
 
 def expand(campaign: Campaign, cmd: Command) -> list[Command]:
@@ -227,6 +272,19 @@ def check_invariants(
                 index = r["payload"]["index"]
                 assert bytes.fromhex(r["payload"]["seed"]) == campaign.seed(index, sealer)
     assert len(set(campaign.secrets)) == sum(r["secret"] is not None for r in records)
+
+    # Undo (DESIGN §5): every reverted event is revertible and points at an
+    # UndoApplied after it; the state kept incrementally is exactly the state
+    # rebuilt from the state events still in force.
+    types = {r["seq"]: r["type"] for r in records}
+    for seq, undo in campaign.reverted.items():
+        assert types[undo] == "UndoApplied"
+        assert int(seq) < undo
+        assert types[int(seq)] in undobook.REVERTIBLE
+    rebuilt = copy.deepcopy(campaign)
+    rebuilt._rebuild_state()
+    for name in GAME_STATE:
+        assert getattr(rebuilt, name) == getattr(campaign, name), name
 
     # CPP: no line below 0, one line per CG Date, the last one is today's.
     for s in SIDES:
