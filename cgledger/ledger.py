@@ -69,10 +69,14 @@ def fingerprint(operation: str, body: Any) -> str:
     return hashlib.sha256(canon({"op": operation, "body": body})).hexdigest()
 
 
-def idempotency_hash(role: str, key: str) -> str:
+def idempotency_hash(secret: bytes, role: str, key: str) -> str:
     """Keys are scoped to the role that sent them: another role's key is unknown,
-    so a side cannot probe which keys (and so which requests) the other side used."""
-    return hashlib.sha256(f"cgledger/v1/idempotency\n{role}\n{key}".encode()).hexdigest()
+    so a side cannot probe which keys (and so which requests) the other side used.
+    The hash is keyed with a server secret: it is recorded in every event's
+    ``meta``, and a client that puts words in its keys ("buy-I2") must not have
+    them guessed back from a public hash."""
+    msg = f"cgledger/v1/idempotency\n{role}\n{key}".encode()
+    return hmac.new(secret, msg, hashlib.sha256).hexdigest()
 
 
 class Ledger:
@@ -100,6 +104,7 @@ class Ledger:
         # Campaign ids for Idempotency-Keys are derived with a server secret, so
         # the id cannot be computed from the key alone.
         self._id_key = hashlib.sha256(b"cgledger/v1/idempotency-id\n" + key).digest()
+        self._idem_key = hashlib.sha256(b"cgledger/v1/idempotency-key\n" + key).digest()
 
     def close(self) -> None:
         self.store.close()
@@ -197,7 +202,7 @@ class Ledger:
             digest = hmac.new(self._id_key, idempotency_key.encode(), hashlib.sha256).hexdigest()
             campaign_id = uuid.uuid5(_IDEM_NAMESPACE, digest)
             idem = {
-                "key": idempotency_hash("creator", idempotency_key),
+                "key": idempotency_hash(self._idem_key, "creator", idempotency_key),
                 "fingerprint": request_fingerprint,
             }
             existing = self._existing(campaign_id)
@@ -256,7 +261,10 @@ class Ledger:
         request_fp = fingerprint(operation, body)
         idem = None
         if idempotency_key is not None:
-            idem = {"key": idempotency_hash(role, idempotency_key), "fingerprint": request_fp}
+            idem = {
+                "key": idempotency_hash(self._idem_key, role, idempotency_key),
+                "fingerprint": request_fp,
+            }
         for attempt in range(MAX_ATTEMPTS):
             campaign = self.load(campaign_id)
             if idem is not None:
