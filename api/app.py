@@ -175,6 +175,8 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             request_id=request_id(request),
         )
         response.headers["Location"] = f"/v1/campaigns/{created.campaign.cid}"
+        checkpoint = _ledger(request).checkpoint(created.campaign)
+        response.headers[CHECKPOINT_HEADER] = json.dumps(checkpoint, separators=(",", ":"))
         if created.replayed:
             # Tokens are shown once: a retry never re-issues them.
             response.status_code = 200
@@ -184,9 +186,8 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
                 "tokens": None,
                 "tokens_note": "tokens are shown only in the first response; a retry does "
                 "not re-issue them",
+                "checkpoint": checkpoint,
             }
-        checkpoint = _ledger(request).checkpoint(created.campaign)
-        response.headers[CHECKPOINT_HEADER] = json.dumps(checkpoint, separators=(",", ":"))
         return {
             **campaign_view(created.campaign),
             "tokens": created.tokens,

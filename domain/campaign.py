@@ -345,6 +345,9 @@ class Campaign(Aggregate):
             self._rebuild_state()
         if p["rolls"]:
             self.pending_reroll = {"undo": seq, "rolls": p["rolls"]}
+        elif self.pending_reroll is not None and self.pending_reroll["undo"] in p["reverts"]:
+            # The undo that reverted the rolls is itself undone: no re-roll follows it.
+            self.pending_reroll = None
 
     def _on_UndoRejected(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         request = self.undo_requests[str(p["request"])]

@@ -146,19 +146,21 @@ def plan(
         if state_named:
             first = state_named[0]
             _require_suffix(book, reverted, named, first)
+            # Rewind: every state event, and every undo that changed state,
+            # gets back its status from just before the first one named.
             then = _reverted_before(book, first)
             for key, info in book.items():
-                if info["type"] in STATE_EVENTS:
+                if info["state"]:
                     want[key] = int(key) >= first or key in then
         for seq in named:
             info = book[str(seq)]
             if info["type"] == UNDO:
-                # Its rolls get back the status they had before it.
+                # What it flipped besides state gets back its status from before it.
                 for r in info["reverts"]:
-                    if book[str(r)]["type"] in ROLL_ONLY:
+                    if not book[str(r)]["state"]:
                         want[str(r)] = False
                 for r in info["restores"]:
-                    if book[str(r)]["type"] in ROLL_ONLY:
+                    if not book[str(r)]["state"]:
                         want[str(r)] = True
         for seq in named:
             want[str(seq)] = True
@@ -179,7 +181,7 @@ def plan(
             for s in reverts
             if book[str(s)]["index"] is not None and str(s) not in reverted
         ),
-        state=any(book[str(s)]["type"] in STATE_EVENTS for s in flipped),
+        state=any(book[str(s)]["state"] for s in flipped),
     )
 
 

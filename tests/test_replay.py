@@ -280,6 +280,9 @@ def check_invariants(
     for seq, undo in campaign.reverted.items():
         assert types[undo] == "UndoApplied"
         assert int(seq) < undo
+        # ... and that undo is itself in force: an undone undo puts back (or
+        # hands on) everything it had reverted.
+        assert str(undo) not in campaign.reverted, (seq, undo)
         assert types[int(seq)] in undobook.REVERTIBLE
     rebuilt = copy.deepcopy(campaign)
     rebuilt._rebuild_state()
