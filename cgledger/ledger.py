@@ -284,6 +284,7 @@ class Ledger:
                     f"If-Match is {if_match} but the campaign is at version {campaign.version}",
                     field="If-Match",
                 )
+            before = campaign.version
             seq = command(campaign, self.ctx(role, idem, request_id))
             try:
                 self.store.save(campaign)
@@ -297,6 +298,10 @@ class Ledger:
                 # on the new state, so its rules are checked again.
                 time.sleep(random.uniform(0, 0.002 * (attempt + 1)))  # noqa: S311
                 continue
+            if "UndoApplied" in campaign.types[before:]:
+                # An undo rebuilds the state from every state event in force;
+                # a snapshot at once spares every later load from redoing it.
+                self.store.take_snapshot(campaign.id, version=campaign.version)
             self._notify(campaign.cid)
             return Done(campaign, seq, replayed=False, checkpoint=self.checkpoint(campaign))
         raise VersionConflict(

@@ -47,6 +47,8 @@ SEED_BYTES = 32
 #: 8.622's drm ids on its table: "+5 Spent 2 CPP", "-1 ... Majority Squad Type ... is Lax".
 RECON_2_CPP = "spent-2-cpp"
 RECON_LAX = "lax"
+#: What the state handlers (``_on_<state event>``) read; a rebuild needs no more.
+_STATE_KEYS = frozenset({"side", "cg_date", "step", "next", "rgs", "base", "repl", "cpp", "final"})
 MAX_REASON = 500
 MAX_CLAIM = 1000
 
@@ -221,7 +223,8 @@ class Campaign(Aggregate):
                 "state": kind in undobook.STATE_EVENTS,
             }
         if kind in undobook.STATE_EVENTS:
-            self.state_log.append({"seq": seq, "type": kind, "values": values})
+            kept = {k: v for k, v in values.items() if k in _STATE_KEYS}
+            self.state_log.append({"seq": seq, "type": kind, "values": kept})
         handler = getattr(self, f"_on_{kind}", None)
         if handler is not None:
             handler(record, values)
