@@ -101,6 +101,15 @@ def _install_problem_handlers(app: FastAPI) -> None:
             errors=errors,
         )
 
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        # Still problem+json (DESIGN §3), and never the exception's text, which
+        # could hold a value the caller may not see.
+        del exc
+        return problem(
+            500, "internal", "Internal server error", "an unexpected error; it is logged"
+        )
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
         return problem(exc.status_code, "http", str(exc.detail), str(exc.detail))

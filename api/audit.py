@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.deps import (
     MAX_INT,
+    MAX_PAGE,
     Auth,
     CampaignId,
     IdempotencyKey,
@@ -31,7 +32,7 @@ from api.deps import (
 from api.schemas import DisputeCreate, DisputeResolution, UndoRejection, UndoRequestCreate
 from cgledger.ledger import Ledger
 from domain.campaign import Campaign
-from domain.errors import InvalidInput, NotFound
+from domain.errors import DomainError, InvalidInput, NotFound
 from domain.visibility import redact
 from projections.dicestats import dice_stats
 from projections.evidence import roll_proof, table_recheck
@@ -111,6 +112,7 @@ def undo_request_view(ledger: Ledger, campaign: Campaign, rid: int) -> dict[str,
         "seqs": request["seqs"],
         "to_seq": request["to_seq"],
         "reason": request["reason"],
+        "planned": request["planned"],
         "undo": undo,
         "answer": request["answer"],
         "version": campaign.version,
@@ -140,6 +142,13 @@ def dispute_view(
         "resolution": dispute["resolution"],
         "version": campaign.version,
     }
+    if dispute["status"] == "open":
+        # What "revert" would do, so nobody decides blind.
+        try:
+            effect = campaign.dispute_revert(did)
+            out["revert_would"] = {"reverts": effect.reverts, "restores": effect.restores}
+        except DomainError as exc:
+            out["revert_would"] = {"refused": exc.detail}
     if evidence:
         out["evidence"] = _evidence(ledger, campaign, dispute["of_seq"], role)
     return out
@@ -243,15 +252,20 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         status: Annotated[
             str | None, Query(pattern="^(pending|applied|rejected|withdrawn)$")
         ] = None,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     ) -> dict[str, Any]:
+        """Undo requests in seq order, paged with ``after``/``limit``."""
         campaign = caller.campaign
         _etag(response, campaign)
-        items = [
-            undo_request_view(caller.ledger, campaign, int(rid))
-            for rid, r in sorted(campaign.undo_requests.items(), key=lambda kv: int(kv[0]))
-            if status is None or r["status"] == status
+        ids = [
+            int(rid)
+            for rid, r in campaign.undo_requests.items()
+            if int(rid) > after and (status is None or r["status"] == status)
         ]
-        return {"items": items, "version": campaign.version}
+        page, next_after = _page(ids, limit)
+        items = [undo_request_view(caller.ledger, campaign, rid) for rid in page]
+        return {"items": items, "version": campaign.version, "next_after": next_after}
 
     @app.get("/v1/campaigns/{campaign_id}/undo-requests/{rid}", tags=["undo"])
     def get_undo_request(
@@ -329,14 +343,21 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         return _appended(response, done, dispute_view(ledger, done.campaign, done.seq, role))
 
     @app.get("/v1/campaigns/{campaign_id}/disputes", tags=["disputes"])
-    def list_disputes(campaign_id: CampaignId, response: Response, caller: Auth) -> dict[str, Any]:
+    def list_disputes(
+        campaign_id: CampaignId,
+        response: Response,
+        caller: Auth,
+        after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
+        limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
+    ) -> dict[str, Any]:
+        """Disputes in seq order (without their evidence), paged with ``after``/``limit``."""
         campaign = caller.campaign
         _etag(response, campaign)
+        page, next_after = _page([int(d) for d in campaign.disputes if int(d) > after], limit)
         items = [
-            dispute_view(caller.ledger, campaign, int(did), caller.role, evidence=False)
-            for did in sorted(campaign.disputes, key=int)
+            dispute_view(caller.ledger, campaign, did, caller.role, evidence=False) for did in page
         ]
-        return {"items": items, "version": campaign.version}
+        return {"items": items, "version": campaign.version, "next_after": next_after}
 
     @app.get("/v1/campaigns/{campaign_id}/disputes/{did}", tags=["disputes"])
     def get_dispute(
@@ -435,7 +456,7 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         ledger, role = caller.ledger, caller.role
         start = caller.campaign.version if after is None else after
         if last_event_id is not None:
-            if not last_event_id.isdigit() or len(last_event_id) > 18:
+            if not (last_event_id.isascii() and last_event_id.isdigit()) or len(last_event_id) > 18:
                 raise InvalidInput("Last-Event-ID must be a seq", field="Last-Event-ID")
             start = int(last_event_id)
         return StreamingResponse(
@@ -443,6 +464,13 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+
+
+def _page(ids: list[int], limit: int) -> tuple[list[int], int | None]:
+    """The first ``limit`` of ``ids`` in order, and the ``after`` of the next page."""
+    ordered = sorted(ids)
+    page = ordered[:limit]
+    return page, page[-1] if len(ordered) > limit else None
 
 
 def _fetch(ledger: Ledger, campaign_id: str, after: int) -> tuple[Campaign, list[dict[str, Any]]]:

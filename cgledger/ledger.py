@@ -8,6 +8,7 @@ again), unless the client sent ``If-Match``, in which case it gets a 409.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import random
@@ -19,13 +20,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, project_aggregate
 from eventsourcing.persistence import IntegrityError
 
 from cgledger.sealing import AesGcmSealer, load_or_create_key
 from cgledger.settings import Settings
 from cgledger.signing import CheckpointSigner, load_or_create_signing_key
-from domain.campaign import Campaign, Ctx, token_hash
+from domain.campaign import SCHEMA, Campaign, Ctx, token_hash
 from domain.dice import canon
 from domain.errors import IdempotencyMismatch, NotFound, VersionConflict
 from domain.rulesets import REGISTRY
@@ -118,9 +119,32 @@ class Ledger:
             raise NotFound(f"unknown campaign {campaign_id!r}", field="id") from None
         try:
             campaign: Campaign = self.store.repository.get(cid, version=version)
+            if getattr(campaign, "schema", 1) >= SCHEMA:
+                return campaign
         except AggregateNotFoundError:
             raise NotFound(f"unknown campaign {campaign_id!r}", field="id") from None
-        return campaign
+        except AttributeError:
+            pass  # events applied on top of a snapshot of an older schema
+        return self._replay(cid, version)
+
+    def _replay(self, cid: uuid.UUID, version: int | None) -> Campaign:
+        """Rebuild from the events alone, ignoring snapshots of an older schema
+        (they lack the undo bookkeeping, which only the events can give back),
+        and snapshot the result so the next load is fast again."""
+        found = project_aggregate(None, self.store.events.get(cid, lte=version))
+        if not isinstance(found, Campaign):
+            raise NotFound(f"unknown campaign {cid}", field="id")
+        self._snapshot(found)
+        return found
+
+    def _snapshot(self, campaign: Campaign) -> None:
+        """Snapshot the aggregate as it is (it must match what is stored)."""
+        snapshots = self.store.snapshots
+        snapshot_class = getattr(Campaign, "Snapshot", type(self.store).snapshot_class)
+        if snapshots is None or snapshot_class is None:
+            return
+        with contextlib.suppress(IntegrityError):  # one was taken at this version already
+            snapshots.put([snapshot_class.take(campaign)])
 
     def authenticate(self, campaign: Campaign, token: str | None) -> str | None:
         if not token:
@@ -301,7 +325,7 @@ class Ledger:
             if "UndoApplied" in campaign.types[before:]:
                 # An undo rebuilds the state from every state event in force;
                 # a snapshot at once spares every later load from redoing it.
-                self.store.take_snapshot(campaign.id, version=campaign.version)
+                self._snapshot(campaign)
             self._notify(campaign.cid)
             return Done(campaign, seq, replayed=False, checkpoint=self.checkpoint(campaign))
         raise VersionConflict(

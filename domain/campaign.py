@@ -47,6 +47,9 @@ SEED_BYTES = 32
 #: 8.622's drm ids on its table: "+5 Spent 2 CPP", "-1 ... Majority Squad Type ... is Lax".
 RECON_2_CPP = "spent-2-cpp"
 RECON_LAX = "lax"
+#: The shape of the aggregate's state. A snapshot of an older shape is not
+#: used: the Ledger rebuilds the campaign from its events instead (2: undo).
+SCHEMA = 2
 #: What the state handlers (``_on_<state event>``) read; a rebuild needs no more.
 _STATE_KEYS = frozenset({"side", "cg_date", "step", "next", "rgs", "base", "repl", "cpp", "final"})
 MAX_REASON = 500
@@ -95,6 +98,7 @@ class Campaign(Aggregate):
     @event("CampaignCreated", topic="cgledger:CampaignCreated")
     def __init__(self, id: UUID, record: dict[str, Any]) -> None:
         del id  # taken by the library as the originator id
+        self.schema = SCHEMA
         self.ruleset_id = ""
         self.campaign_name = ""
         self.title = ""
@@ -125,8 +129,9 @@ class Campaign(Aggregate):
         self.genesis: dict[str, Any] = {}
         #: The seq of the latest event that is someone's action (not bookkeeping).
         self.last_event = 0
-        #: Set by an undo that reverted rolls; the next roll records that it followed it.
-        self.pending_reroll: dict[str, Any] | None = None
+        #: Per role: set by an undo that reverted rolls of that role; that role's
+        #: next roll records that it followed the undo (``after_undo``).
+        self.pending_reroll: dict[str, dict[str, Any]] = {}
         self.undo_requests: dict[str, dict[str, Any]] = {}
         self.disputes: dict[str, dict[str, Any]] = {}
         self._apply(record)
@@ -207,7 +212,7 @@ class Campaign(Aggregate):
         kind = record["type"]
         if "roll" in p:
             self.rolls.append(seq)
-            self.pending_reroll = None
+            self.pending_reroll.pop(p["roll"]["side"], None)
         idem = record.get("internal", {}).get("idempotency")
         if idem is not None:
             self.idempotency[idem["key"]] = {**idem, "seq": seq}
@@ -319,6 +324,7 @@ class Campaign(Aggregate):
             "seqs": p["seqs"],
             "to_seq": p["to_seq"],
             "reason": p["reason"],
+            "planned": {"reverts": p["reverts"], "restores": p["restores"]},
             "status": "pending",
             "undo": None,
             "answer": None,
@@ -346,11 +352,18 @@ class Campaign(Aggregate):
             request["answer"] = {"seq": seq, "by": p["approved_by"], "note": None}
         if p["state"]:
             self._rebuild_state()
-        if p["rolls"]:
-            self.pending_reroll = {"undo": seq, "rolls": p["rolls"]}
-        elif self.pending_reroll is not None and self.pending_reroll["undo"] in p["reverts"]:
-            # The undo that reverted the rolls is itself undone: no re-roll follows it.
-            self.pending_reroll = None
+        for role, marker in list(self.pending_reroll.items()):
+            if marker["undo"] in p["reverts"]:
+                # The undo that reverted the rolls is itself undone: no re-roll follows it.
+                del self.pending_reroll[role]
+        by_role: dict[str, list[int]] = {}
+        newly = set(p["rolls"])  # indices of the rolls this undo reverted
+        for s in p["reverts"]:
+            info = self.revertible[str(s)]
+            if info["index"] in newly:
+                by_role.setdefault(info["actor"], []).append(info["index"])
+        for role, indices in by_role.items():
+            self.pending_reroll[role] = {"undo": seq, "rolls": sorted(indices)}
 
     def _on_UndoRejected(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         request = self.undo_requests[str(p["request"])]
@@ -851,6 +864,9 @@ class Campaign(Aggregate):
             "to_seq": to_seq,
             "reason": reason,
             "at_once": at_once,
+            # What it would do, shown to whoever answers it (and checked again then).
+            "reverts": effect.reverts,
+            "restores": effect.restores,
         }
         record = self._emit(ctx, "UndoRequested", payload, None, main=not at_once)
         if not at_once:
@@ -869,6 +885,15 @@ class Campaign(Aggregate):
         effect = self._undo_effect(
             request["seqs"], to_seq=request["to_seq"], ceiling=request_seq, recheck=True
         )
+        planned = request["planned"]
+        if effect.reverts != planned["reverts"] or effect.restores != planned["restores"]:
+            # Never apply more (or other) than the approver was shown.
+            raise RuleViolation(
+                f"the log changed since undo request {request_seq}: it would now revert "
+                f"{effect.reverts} and restore {effect.restores}, not revert "
+                f"{planned['reverts']} and restore {planned['restores']} as asked; "
+                "reject it and ask again"
+            )
         return self._apply_undo(
             ctx,
             effect,
@@ -931,13 +956,7 @@ class Campaign(Aggregate):
         note = _text(note, "note", MAX_REASON)
         undo_seq = None
         if decision == "revert":
-            of = dispute["of_seq"]
-            named = undobook.targets(
-                self.revertible, self.reverted, self._kinds(), self.version, seqs=[of], to_seq=None
-            )
-            if self.revertible[str(of)]["state"]:
-                named = sorted({*named, *undobook.later_state(self.revertible, self.reverted, of)})
-            effect = self._undo_effect(named, to_seq=None, ceiling=None)
+            effect = self.dispute_revert(dispute_seq)
             undo_seq = self._apply_undo(
                 ctx,
                 effect,
@@ -957,6 +976,32 @@ class Campaign(Aggregate):
             "undo": undo_seq,
         }
         return self._command(ctx, "DisputeResolved", payload, {}, owner=None)
+
+    def dispute_revert(self, dispute_seq: int) -> undobook.Effect:
+        """What resolving the dispute with ``revert`` would do. A dispute reverts
+        the one event it is about: if later state events were built on it, the
+        revert is refused (they belong to an undo request, which the other side
+        approves), so nobody loses a later roll or purchase to a dispute."""
+        of = self.disputes[str(dispute_seq)]["of_seq"]
+        named = undobook.targets(
+            self.revertible, self.reverted, self._kinds(), self.version, seqs=[of], to_seq=None
+        )
+        if not self.revertible[str(of)]["state"]:
+            return self._undo_effect(named, to_seq=None, ceiling=None)
+        later = undobook.later_state(self.revertible, self.reverted, of)
+        built = [s for s in later if self.revertible[str(s)]["type"] != undobook.UNDO]
+        effect = None
+        if not built:
+            # Only undos that changed state came after it: they are rewound
+            # with it, as long as that puts nothing back in force.
+            effect = self._undo_effect(sorted({*named, *later}), to_seq=None, ceiling=None)
+        if effect is None or effect.restores:
+            listed = ", ".join(str(s) for s in built or later)
+            raise RuleViolation(
+                f"events {listed} were built on event {of}: a dispute reverts one event, so "
+                f"ask for an undo with to_seq {of - 1} instead, which the other side approves"
+            )
+        return effect
 
     def _kinds(self) -> dict[str, str]:
         return {str(n): kind for n, kind in enumerate(self.types, start=1)}
@@ -1109,7 +1154,7 @@ class Campaign(Aggregate):
             "secret": secret,
             # The audit shows that this roll followed an undo of earlier rolls
             # (their indices stay used: DESIGN §2, §5).
-            "after_undo": self.pending_reroll,
+            "after_undo": self.pending_reroll.get(ctx.actor),
         }
         if secret:
             return pub, {"dice": result}

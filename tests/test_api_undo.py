@@ -763,20 +763,37 @@ def test_reverting_a_disputed_roll(kgp: Game) -> None:
     assert ok(resolve(kgp, "referee", did2, "uphold"))["status"] == "upheld"
 
 
-def test_reverting_a_disputed_state_event_reverts_the_later_ones(kgp: Game) -> None:
+def test_a_dispute_does_not_revert_what_was_built_on_the_event(kgp: Game) -> None:
+    """A dispute reverts the one event it is about; later state events built on
+    it (here the German's next purchase) belong to an undo request instead, so
+    no side loses a later purchase or Secret DR to someone else's dispute."""
     a = buy(kgp, rg="I2", cpp=1)
     rolled = free_roll(kgp, "US")
     b = buy(kgp, rg="V3", cpp=1)
     did = created(dispute(kgp, "US", a, "8.6196"))["id"]
+    view = ok(kgp.get("German", f"/disputes/{did}"))
+    assert str(b) in view["revert_would"]["refused"]
+    version = kgp.version()
+    refused(kgp, 409, lambda: resolve(kgp, "referee", did, "revert", "the I2 was gone"))
+    assert kgp.version() == version
+    # Once the later purchase is undone, the dispute can revert the first one.
+    undone = created(kgp.post("German", "/undo-requests", {"seqs": [b], "reason": "V3 too"}))
+    assert undone["status"] == "pending"  # the US roll came after it
+    undone = ok(kgp.post("US", f"/undo-requests/{undone['id']}/approve"))
+    # The undo of V3 is rewound with it (V3 stays reverted); nothing comes back.
+    would = ok(kgp.get("US", f"/disputes/{did}"))["revert_would"]
+    assert would == {"reverts": [a, b, undone["undo"]["seq"]], "restores": []}
     body = ok(resolve(kgp, "referee", did, "revert", "the I2 was gone"))
     u = body["resolution"]["undo"]
     log = events(kgp)
-    assert log[u]["payload"]["reverts"] == [a, b]
+    assert log[u]["payload"]["reverts"] == would["reverts"]
+    assert log[b]["reverted_by"] == u
     assert log[u]["payload"]["dispute"] == did
-    assert (log[a]["reverted_by"], log[b]["reverted_by"]) == (u, u)
+    assert log[a]["reverted_by"] == u
     assert log[rolled["seq"]]["reverted_by"] is None  # a roll is no state
     line = german(kgp)
     assert (line["left"], line["rg_purchased"]) == (2, [])
+    assert "revert_would" not in body  # resolved: nothing more to decide
 
 
 def test_the_evidence_of_a_table_roll(kgp: Game) -> None:

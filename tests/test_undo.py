@@ -99,7 +99,7 @@ def test_a_reverted_roll_keeps_its_index_and_the_next_roll_says_it_followed_an_u
     assert campaign.reverted_by(seq) == undo
     again = campaign.roll(ctx("US"), count=2, purpose="re-roll", secret=False, client_nonce=None)
     assert campaign.rolls == [*rolls_before, seq, again]
-    assert campaign.pending_reroll is None
+    assert "US" not in campaign.pending_reroll
     stored = campaign.collect_events()[-1]
     roll = stored.record["payload"]["roll"]  # type: ignore[attr-defined]
     assert roll["index"] == index + 1
@@ -212,20 +212,22 @@ def test_what_cannot_be_undone_says_why(kgp: tuple[Campaign, Any], kind: str, wh
     assert campaign.version == version
 
 
-def test_a_dispute_revert_goes_through_undo_and_takes_later_state_events(
+def test_a_dispute_revert_goes_through_undo_but_never_takes_later_state_events(
     kgp: tuple[Campaign, Any],
 ) -> None:
     campaign, ctx = kgp
     first = buy(campaign, ctx, "German", "I2", 2)
-    second = buy(campaign, ctx, "German", "V3", 2)
+    second = buy(campaign, ctx, "US", "V3", 2)
     did = campaign.file_dispute(ctx("US"), first, "I2 is not available yet")
     with pytest.raises(Forbidden):
         campaign.resolve_dispute(ctx("US"), did, "revert", "mine")
+    with pytest.raises(RuleViolation, match=f"events {second} were built on event {first}"):
+        campaign.resolve_dispute(ctx("German"), did, "revert", "fair")
+    campaign.request_undo(ctx(REFEREE), seqs=[second], to_seq=None, reason="V3 first")
     last = campaign.resolve_dispute(ctx("German"), did, "revert", "fair")
     undo = campaign.disputes[str(did)]["resolution"]["undo"]
     assert undo == last - 1
     assert campaign.reverted_by(first) == undo
-    assert campaign.reverted_by(second) == undo
     with pytest.raises(RuleViolation):
         campaign.resolve_dispute(ctx(REFEREE), did, "uphold", "again")
 
@@ -256,6 +258,20 @@ def test_requests_answered_twice_are_refused(kgp: tuple[Campaign, Any]) -> None:
     rid2 = campaign.request_undo(ctx("US"), seqs=[seq], to_seq=None, reason="x")
     campaign.reject_undo(ctx("US"), rid2, None)
     assert campaign.undo_requests[str(rid2)]["status"] == "withdrawn"
+
+
+def test_the_re_roll_marker_goes_to_the_side_whose_roll_was_undone(
+    kgp: tuple[Campaign, Any],
+) -> None:
+    campaign, ctx = kgp
+    seq = campaign.roll(ctx("US"), count=2, purpose="x", secret=False, client_nonce=None)
+    undo = campaign.request_undo(ctx(REFEREE), seqs=[seq], to_seq=None, reason="cocked")
+    campaign.roll(ctx("German"), count=2, purpose="y", secret=False, client_nonce=None)
+    german = campaign.collect_events()[-1].record["payload"]["roll"]  # type: ignore[attr-defined]
+    assert german["after_undo"] is None
+    campaign.roll(ctx("US"), count=2, purpose="x", secret=False, client_nonce=None)
+    us = campaign.collect_events()[-1].record["payload"]["roll"]  # type: ignore[attr-defined]
+    assert us["after_undo"] == {"undo": undo, "rolls": [0]}
 
 
 def test_replayed_from_the_store_after_undos(kgp: tuple[Campaign, Any]) -> None:
