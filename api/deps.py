@@ -195,32 +195,28 @@ def _reveal_of(ledger: Ledger, campaign: Campaign, record: dict[str, Any]) -> di
     return ledger.record(campaign, info["revealed_seq"])
 
 
+def _seen_with(ledger: Ledger, campaign: Campaign, record: dict[str, Any]) -> dict[str, Any]:
+    """What a roll view needs besides the record: its reveal (if any), the
+    server's seed for an owner or referee, and the undo that reverted it."""
+    return {
+        "reveal": _reveal_of(ledger, campaign, record),
+        "unsealed_seed": ledger.unsealed_seed(campaign),
+        "reverted_by": campaign.reverted_by(record["seq"]),
+    }
+
+
 def _roll_view(
     ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
 ) -> dict[str, Any]:
     """The roll held by ``record``, as ``role`` may see it (with its reveal, if any)."""
-    reveal = _reveal_of(ledger, campaign, record)
-    return roll_view(
-        record,
-        role,
-        reveal=reveal,
-        unsealed_seed=ledger.unsealed_seed(campaign),
-        reverted_by=campaign.reverted_by(record["seq"]),
-    )
+    return roll_view(record, role, **_seen_with(ledger, campaign, record))
 
 
 def _table_roll(
     ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
 ) -> dict[str, Any]:
     """The table roll held by ``record``, as ``role`` may see it."""
-    reveal = _reveal_of(ledger, campaign, record)
-    return table_roll_view(
-        record,
-        role,
-        reveal=reveal,
-        unsealed_seed=ledger.unsealed_seed(campaign),
-        reverted_by=campaign.reverted_by(record["seq"]),
-    )
+    return table_roll_view(record, role, **_seen_with(ledger, campaign, record))
 
 
 def run(
