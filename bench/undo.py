@@ -2,6 +2,9 @@
 
     .venv/bin/python bench/undo.py [--sizes 200 1000 3000] [--repeats 15] [--postgres URL]
 
+With ``--postgres`` (any database of the server, e.g. .../postgres), each size
+runs in a database of its own that is created and dropped around it.
+
 For each size N, builds a KGP campaign whose German line holds N RG purchases
 (N state events, each its own request). Then, in one run, times:
 
@@ -17,12 +20,17 @@ Prints medians in milliseconds and the ratios. No assertion: a benchmark.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -58,6 +66,21 @@ def _undo(ledger: Ledger, cid: str, seq: int) -> None:
         operation="undo",
         body={"seq": seq},
     )
+
+
+@contextmanager
+def database(url: str | None, size: int) -> Iterator[str | None]:
+    """A throw-away PostgreSQL database on the server of ``url`` (or SQLite: None)."""
+    if url is None:
+        yield None
+        return
+    name = f"cgledger_bench_{os.getpid()}_{size}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+        finally:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def run(size: int, repeats: int, url: str | None, tmp: Path) -> dict[str, float]:
@@ -98,7 +121,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[200, 1000, 3000])
     ap.add_argument("--repeats", type=int, default=15)
-    ap.add_argument("--postgres", default=None, help="postgresql:// URL of an empty database")
+    ap.add_argument("--postgres", default=None, help="postgresql:// URL of the server")
     args = ap.parse_args()
     backend = "PostgreSQL" if args.postgres else "SQLite"
     print(f"undo by replay and time travel, {backend}, medians of {args.repeats} (ms)")
@@ -108,7 +131,8 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
-            r = run(size, args.repeats, args.postgres, Path(tmp))
+            with database(args.postgres, size) as url:
+                r = run(size, args.repeats, url, Path(tmp))
             print(
                 f"{size:>15} {r['purchase']:>9.2f} {r['undo']:>8.2f} "
                 f"{r['undo'] / r['purchase']:>13.2f}x {r['load']:>7.2f} {r['load_at']:>10.2f} "
