@@ -407,13 +407,15 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         reverted: Annotated[
             bool, Query(description="Count rolls that were undone (they were still rolled)")
         ] = True,
+        at: At = None,
     ) -> dict[str, Any]:
         """Dice statistics over the whole CG: counts, the distribution of the
         2d6 total and of each die, means and chi-square p-values. A Secret roll
         counts only for viewers who may see it (its owner, the referee, and
-        everyone once it is revealed)."""
-        ledger, campaign, role = caller.ledger, caller.campaign, caller.role
-        _etag(response, campaign)
+        everyone once it is revealed). ``at``: as answered live at that event."""
+        ledger, role = caller.ledger, caller.role
+        _etag(response, caller.campaign)
+        campaign = as_of(ledger, caller.campaign, at)
         if date is not None:
             found = campaign.ruleset.normalize_date(date)
             if found is None:

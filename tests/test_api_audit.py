@@ -776,3 +776,27 @@ def test_a_non_ascii_digit_is_a_problem_not_a_crash(kgp: Game, header: str) -> N
         headers[header] = b"\xb2"
         r = kgp.client.get(f"{kgp.url}/stream?follow=false", headers=headers)
     assert assert_problem(r, 422)["field"] == header
+
+
+def test_dice_stats_at_n_is_the_answer_given_live_at_n(kgp: Game) -> None:
+    """A Secret roll counts for the opponent only once revealed: as of a seq
+    before the reveal it still does not, exactly as answered live then."""
+    live: dict[int, dict[str, Any]] = {}
+
+    def record() -> None:
+        for role in ("US", "German"):
+            body = ok(kgp.get(role, "/dice-stats"))
+            live[body["version"] * 10 + (role == "German")] = body
+
+    secret = created(kgp.post("German", "/rolls", {"dice": 2, "purpose": "x", "secret": True}))
+    record()
+    created(kgp.post("US", "/rolls", {"dice": 2, "purpose": "y"}))
+    record()
+    ok(kgp.post("German", f"/rolls/{secret['index']}/reveal"))
+    record()
+    assert live[max(live) - 1]["rolls"] == 2  # the US counts the revealed roll now
+    for key, body in live.items():
+        version, role = divmod(key, 10)
+        then = ok(kgp.get("German" if role else "US", f"/dice-stats?at={version}"))
+        assert then == body
+    assert ok(kgp.get("US", f"/dice-stats?at={secret['seq']}"))["hidden"] == 1
