@@ -174,8 +174,12 @@ class Ledger:
         deterministic, so the checkpoint of a seq is always the same object: an
         idempotent retry returns exactly the first response.
         """
-        record = self.record(campaign, campaign.version if seq is None else seq)
-        return self.signer.sign(campaign.cid, record["seq"], record["hash"], record["recorded_at"])
+        if seq is None or seq == campaign.version:
+            seq, head, at = campaign.version, campaign.head, campaign.head_at
+        else:
+            record = self.record(campaign, seq)
+            head, at = record["hash"], record["recorded_at"]
+        return self.signer.sign(campaign.cid, seq, head, at)
 
     def _notify(self, campaign_id: str) -> None:
         for listener in list(self.listeners):

@@ -107,6 +107,8 @@ class Campaign(Aggregate):
         self.date_index = 0
         self.extendable = False
         self.head = GENESIS
+        #: When the head event was recorded (a checkpoint's ``time``).
+        self.head_at = ""
         self.token_hashes: dict[str, str] = {}
         self.commitments: list[str] = []
         self.sealed: list[dict[str, Any]] = []
@@ -203,6 +205,7 @@ class Campaign(Aggregate):
         p = record["payload"]
         seq = record["seq"]
         self.head = record["hash"]
+        self.head_at = record["recorded_at"]
         if record["secret"] is not None:
             self.secrets[str(seq)] = {
                 "owner": p["owner"],
@@ -851,7 +854,7 @@ class Campaign(Aggregate):
         self._require_role(ctx)
         reason = _text(reason, "reason", MAX_REASON)
         named = undobook.targets(
-            self.revertible, self.reverted, self._kinds(), self.version, seqs=seqs, to_seq=to_seq
+            self.revertible, self.reverted, self.types, seqs=seqs, to_seq=to_seq
         )
         # Check the undo now, so a request that could never apply is refused.
         effect = self._undo_effect(named, to_seq=to_seq, ceiling=self.version + 1)
@@ -877,7 +880,7 @@ class Campaign(Aggregate):
 
     def approve_undo(self, ctx: Ctx, request_seq: int) -> int:
         """The opponent of the requesting side, or the referee, applies a pending undo."""
-        request = self._pending_request(ctx, request_seq, "approve")
+        request = self._pending_request(ctx, request_seq)
         if ctx.actor == request["by"]:
             raise Forbidden(
                 "a side cannot approve its own undo request; the opponent or the referee does"
@@ -905,7 +908,7 @@ class Campaign(Aggregate):
 
     def reject_undo(self, ctx: Ctx, request_seq: int, note: str | None) -> int:
         """The opponent or the referee rejects a pending undo; its requester may withdraw it."""
-        request = self._pending_request(ctx, request_seq, "reject")
+        request = self._pending_request(ctx, request_seq)
         payload = {
             "request": request_seq,
             "by": ctx.actor,
@@ -929,7 +932,7 @@ class Campaign(Aggregate):
                 raise RuleViolation(f"{ctx.actor} already disputes event {seq} (dispute {did})")
         payload = {
             "of_seq": seq,
-            "of_type": self._kinds()[str(seq)],
+            "of_type": self.types[seq - 1],
             "by": ctx.actor,
             "claim": claim,
         }
@@ -983,9 +986,7 @@ class Campaign(Aggregate):
         revert is refused (they belong to an undo request, which the other side
         approves), so nobody loses a later roll or purchase to a dispute."""
         of = self.disputes[str(dispute_seq)]["of_seq"]
-        named = undobook.targets(
-            self.revertible, self.reverted, self._kinds(), self.version, seqs=[of], to_seq=None
-        )
+        named = undobook.targets(self.revertible, self.reverted, self.types, seqs=[of], to_seq=None)
         if not self.revertible[str(of)]["state"]:
             return self._undo_effect(named, to_seq=None, ceiling=None)
         later = undobook.later_state(self.revertible, self.reverted, of)
@@ -1003,16 +1004,11 @@ class Campaign(Aggregate):
             )
         return effect
 
-    def _kinds(self) -> dict[str, str]:
-        return {str(n): kind for n, kind in enumerate(self.types, start=1)}
-
-    def _pending_request(self, ctx: Ctx, request_seq: int, verb: str) -> dict[str, Any]:
+    def _pending_request(self, ctx: Ctx, request_seq: int) -> dict[str, Any]:
         self._require_role(ctx)
         request = self.undo_requests.get(str(request_seq))
         if request is None:
             raise NotFound(f"no undo request {request_seq} in this campaign", field="request")
-        if request["by"] != REFEREE and ctx.actor not in (REFEREE, *self.sides):
-            raise Forbidden(f"only a side or the referee may {verb} an undo request")
         if request["status"] != "pending":
             raise RuleViolation(f"undo request {request_seq} is already {request['status']}")
         return request

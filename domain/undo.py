@@ -64,21 +64,21 @@ class Effect:
     restores: list[int]
     #: Roll indices of the roll-bearing events this undo reverts.
     rolls: list[int]
-    #: True if a state event flips, so the state must be rebuilt.
+    #: True if a state event or a state-changing undo flips: the state is rebuilt.
     state: bool
 
 
 def targets(
     book: Book,
     reverted: dict[str, int],
-    kinds: dict[str, str],
-    version: int,
+    types: list[str],
     *,
     seqs: list[int] | None,
     to_seq: int | None,
 ) -> list[int]:
     """The seqs an undo request names: ``seqs`` as given (checked), or every
-    event in force after ``to_seq``."""
+    event in force after ``to_seq``. ``types[seq - 1]`` is the type of event seq."""
+    version = len(types)
     if (seqs is None) == (to_seq is None):
         raise InvalidInput("give either seqs or to_seq", field="seqs")
     if to_seq is not None:
@@ -96,7 +96,7 @@ def targets(
     for seq in seqs:
         if not 1 <= seq <= version:
             raise NotFound(f"no event {seq} in this campaign", field="seqs")
-        kind = kinds[str(seq)]
+        kind = types[seq - 1]
         if str(seq) not in book:
             why = NOT_REVERTIBLE.get(kind, "it is not an action")
             raise RuleViolation(f"event {seq} ({kind}) cannot be undone: {why}")

@@ -12,6 +12,7 @@ from domain.campaign import SCHEMA, Campaign
 #: Attributes the aggregate did not have before schema 2.
 NEW_IN_2 = (
     "schema",
+    "head_at",
     "types",
     "revertible",
     "reverted",
