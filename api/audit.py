@@ -173,7 +173,7 @@ def _evidence(ledger: Ledger, campaign: Campaign, seq: int, role: str) -> dict[s
             definition=definition,
             definition_seq=def_seq,
         )
-    before = state_view(ledger.load(campaign.cid, version=seq - 1), role) if seq > 1 else None
+    before = state_view(as_of(ledger, campaign, seq - 1), role) if seq > 1 else None
     return {
         "event": event_item(campaign, record, role),
         "proof": proof,
