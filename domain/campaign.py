@@ -24,7 +24,6 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
-from domain import cpp as cppbook
 from domain import dice
 from domain import tables as tablebook
 from domain import undo as undobook
@@ -37,6 +36,7 @@ from domain.errors import (
     RuleViolation,
 )
 from domain.rulesets import REGISTRY, CppRules, Ruleset
+from domain.rulesets.kgp import cpp as cppbook
 from domain.visibility import REFEREE
 
 MAX_PURPOSE = 200

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import cpp as cppbook
 from domain.campaign import Campaign
 from domain.errors import InvalidInput, NotImplementedForRuleset
+from domain.rulesets.kgp import cpp as cppbook
 from domain.visibility import may_see
 
 COLUMNS = (

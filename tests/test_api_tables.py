@@ -1,6 +1,6 @@
 """Rule-table rolls over the REST API (DESIGN §2 dice, §3 REST, §4 visibility).
 
-The SG ruleset's tables (``domain/rulesets/sg_tables.py``) are listed, read one
+The SG ruleset's tables (``domain/rulesets/sg/tables.py``) are listed, read one
 by one and rolled in an SG campaign (sides American and German, plus the
 referee): a public Repair dr, the Secret Leader and M4 Model DRs, their reveal,
 every refusal of a bad DRM or input, an idempotent retry, and the offline

@@ -27,7 +27,7 @@ from cgledger.verify import verify_bytes
 from domain import dice
 from domain.chain import secret_digest
 
-#: 8.6161 CPP Base # chart, CG I, 19 PM, German (see domain/rulesets/kgp.py).
+#: 8.6161 CPP Base # chart, CG I, 19 PM, German (see domain/rulesets/kgp/ruleset.py).
 GERMAN_BASE_19PM = 35
 #: Fields of the roll object of DESIGN §3 (the contract names; extensions allowed).
 ROLL_FIELDS = {

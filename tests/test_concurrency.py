@@ -30,9 +30,9 @@ from fastapi.testclient import TestClient
 
 from cgledger.ledger import Ledger
 from cgledger.verify import verify_bytes
-from domain import cpp as cppbook
 from domain import dice
 from domain.errors import DomainError, RuleViolation, VersionConflict
+from domain.rulesets.kgp import cpp as cppbook
 from domain.visibility import REFEREE
 from projections.eventlog import export_jsonl
 

@@ -36,12 +36,12 @@ from cgledger.ledger import CampaignStore, Done, Ledger
 from cgledger.sealing import AesGcmSealer
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
-from domain import cpp as cppbook
 from domain import dice
 from domain import undo as undobook
 from domain.campaign import Campaign, Ctx, token_hash
 from domain.chain import GENESIS, event_hash, secret_digest
 from domain.errors import DomainError
+from domain.rulesets.kgp import cpp as cppbook
 from domain.tables import DrmRequest
 from domain.visibility import REFEREE
 from projections.eventlog import export_jsonl

@@ -11,12 +11,12 @@ from uuid import UUID
 import pytest
 
 from cgledger.sealing import AesGcmSealer
-from domain import cpp as cppbook
 from domain import dice, tables
 from domain.campaign import RECON_2_CPP, RECON_LAX, Campaign, Ctx
 from domain.errors import InvalidInput, RuleViolation
 from domain.rulesets import REGISTRY
-from domain.rulesets import kgp as K
+from domain.rulesets.kgp import cpp as cppbook
+from domain.rulesets.kgp import ruleset as K
 from domain.visibility import REFEREE
 
 KGP = REGISTRY["kgp"]

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from domain.rulesets import kgp_tables
 from domain.rulesets.base import (
     CampaignDef,
     RePhStep,
     Ruleset,
     period_date_normalizer,
 )
+from domain.rulesets.kgp import tables as kgp_tables
 
 US = "US"
 GERMAN = "German"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from domain.rulesets import abtf_tables
+from domain.rulesets.abtf import tables as abtf_tables
 from domain.rulesets.base import CampaignDef, RePhStep, Ruleset, period_date_normalizer
 
 BRITISH = "British"

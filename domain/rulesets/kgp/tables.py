@@ -4,7 +4,8 @@ equipment) in ``_kgp_a`` and 8.616-8.625 plus the CG and KGP SSR in
 
 from __future__ import annotations
 
-from domain.rulesets import _kgp_a, _kgp_b
+from domain.rulesets.kgp import tables_a as _kgp_a
+from domain.rulesets.kgp import tables_b as _kgp_b
 from domain.tables import registry
 
 TABLES = registry(*_kgp_a.TABLES.values(), *_kgp_b.TABLES.values())

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from domain.rulesets import sg_tables
 from domain.rulesets.base import CampaignDef, RePhStep, Ruleset, period_date_normalizer
+from domain.rulesets.sg import tables as sg_tables
 
 AMERICAN = "American"
 GERMAN = "German"
