@@ -8,12 +8,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Path, Query, Request, Response
+from fastapi import Body, FastAPI, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.audit import At, as_of, event_item, install_audit_routes
+from api.definitions import install_definition_routes
 from api.deps import (
     CHECKPOINT_HEADER,
     MAX_INT,
@@ -35,20 +37,12 @@ from api.deps import (
     request_id,
     run,
 )
-from api.schemas import (
-    CampaignCreate,
-    CGDateCreate,
-    ReconCreate,
-    ReplenishmentCreate,
-    RGPurchaseCreate,
-    RollCreate,
-    TableRollCreate,
-)
+from api.schemas import CampaignCreate, CGDateCreate, RollCreate, TableRollCreate
 from cgledger.ledger import Done, Ledger, fingerprint
 from cgledger.settings import Settings
 from domain.campaign import Campaign
 from domain.errors import DomainError, NotFound
-from domain.rulesets import REGISTRY, Ruleset
+from domain.rulesets import REGISTRY, Action, Ruleset
 from domain.tables import DrmRequest, describe
 from domain.visibility import redact
 from projections.eventlog import export_jsonl, matches
@@ -72,7 +66,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     _install_problem_handlers(app)
     _install_routes(app)
+    _install_actions(app)
     install_audit_routes(app)
+    install_definition_routes(app)
     app.add_middleware(RequestIds)
     return app
 
@@ -148,9 +144,28 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
                     }
                     for c in rs.campaigns.values()
                 ],
-                "cpp": rs.cpp is not None,
+                "roster": rs.rules.has_roster,
+                "actions": [
+                    {"path": a.path, "rule": a.rule, "summary": a.summary}
+                    for a in rs.rules.actions.values()
+                ],
+                "reph_steps": [
+                    {
+                        "rule": st.id,
+                        "title": st.title,
+                        "markers": list(st.markers),
+                        "sides": list(st.sides) or list(rs.sides),
+                        "joint": st.joint,
+                        "action": st.action,
+                        "from_date": st.from_date,
+                    }
+                    for st in rs.reph_steps
+                ],
+                "scenario_types": list(rs.scenario_types),
                 "tables": len(rs.tables),
                 "tables_url": f"/v1/rulesets/{rs.id}/tables",
+                "definition_schema_url": f"/v1/rulesets/{rs.id}/definition-schema",
+                "sample_definition_url": f"/v1/rulesets/{rs.id}/sample-definition",
                 "notes": rs.notes,
             }
             for rs in REGISTRY.values()
@@ -179,6 +194,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             title=body.title,
             start_date=body.start_date,
             initial_cpp=body.initial_cpp,
+            definition=body.definition,
             idempotency_key=idem,
             request_fingerprint=fingerprint("create", body.model_dump(mode="json")),
             request_id=request_id(request),
@@ -433,80 +449,6 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         )
         return _appended(response, done, {**campaign_view(done.campaign), "seq": done.seq})
 
-    @app.post(
-        "/v1/campaigns/{campaign_id}/cpp-replenishments", status_code=201, tags=["refit phase"]
-    )
-    def replenish_cpp(
-        campaign_id: CampaignId,
-        body: ReplenishmentCreate,
-        response: Response,
-        caller: Auth,
-        idem: IdempotencyKey = None,
-        if_match: IfMatch = None,
-    ) -> dict[str, Any]:
-        """8.616: the CPP Base # (8.6161) minus a Secret DR of the side."""
-        ledger, role, done = run(
-            caller,
-            campaign_id,
-            lambda c, ctx: c.replenish_cpp(ctx, _side(ctx.actor, body.side), body.client_nonce),
-            operation="cpp-replenishment",
-            body=body.model_dump(mode="json"),
-            idem=idem,
-            if_match=if_match,
-        )
-        return _appended(response, done, _rule_result(ledger, done, role))
-
-    @app.post("/v1/campaigns/{campaign_id}/rg-purchases", status_code=201, tags=["refit phase"])
-    def purchase_rg(
-        campaign_id: CampaignId,
-        body: RGPurchaseCreate,
-        response: Response,
-        caller: Auth,
-        idem: IdempotencyKey = None,
-        if_match: IfMatch = None,
-    ) -> dict[str, Any]:
-        """8.619: spend CPP on a Reinforcement Group (secret unless ``secret`` is false)."""
-        ledger, role, done = run(
-            caller,
-            campaign_id,
-            lambda c, ctx: c.purchase_rg(
-                ctx, _side(ctx.actor, body.side), body.items(), secret=body.secret
-            ),
-            operation="rg-purchase",
-            body=body.model_dump(mode="json"),
-            idem=idem,
-            if_match=if_match,
-        )
-        return _appended(response, done, _rule_result(ledger, done, role))
-
-    @app.post("/v1/campaigns/{campaign_id}/recon", status_code=201, tags=["refit phase"])
-    def purchase_recon(
-        campaign_id: CampaignId,
-        body: ReconCreate,
-        response: Response,
-        caller: Auth,
-        idem: IdempotencyKey = None,
-        if_match: IfMatch = None,
-    ) -> dict[str, Any]:
-        """8.622: spend 1 CPP (or 2 for +5 drm) and make the Recon dr."""
-        ledger, role, done = run(
-            caller,
-            campaign_id,
-            lambda c, ctx: c.purchase_recon(
-                ctx,
-                _side(ctx.actor, body.side),
-                body.cpp,
-                lax=body.lax,
-                secret=body.secret,
-                client_nonce=body.client_nonce,
-            ),
-            operation="recon",
-            body=body.model_dump(mode="json"),
-            idem=idem,
-            if_match=if_match,
-        )
-        return _appended(response, done, _rule_result(ledger, done, role))
-
     @app.get("/v1/campaigns/{campaign_id}/roster", tags=["read models"])
     def roster(
         campaign_id: CampaignId,
@@ -515,8 +457,9 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         side: Annotated[str | None, Query(description="Defaults to the caller's side")] = None,
         at: At = None,
     ) -> dict[str, Any]:
-        """KGP CG Roster, CPP columns (8.6162, 8.619, 8.622), as the caller may see
-        it; with ``at``, exactly as it was answered live at that event."""
+        """The side's CG Roster (the ruleset's columns, e.g. the CPP columns of
+        8.6162, 8.619 and 8.622), as the caller may see it; with ``at``, exactly
+        as it was answered live at that event."""
         campaign, role = caller.campaign, caller.role
         _etag(response, campaign)
         return roster_view(as_of(caller.ledger, campaign, at), _side(role, side), role)
@@ -534,3 +477,82 @@ def _rule_result(ledger: Ledger, done: Done, role: str) -> dict[str, Any]:
     if "roll" in record["payload"]:
         out["roll"] = _roll_view(ledger, campaign, role, record)
     return out
+
+
+def _install_actions(app: FastAPI) -> None:
+    """A route for every ruleset command (``Rules.actions``) of every registered
+    ruleset: ``POST /v1/campaigns/{id}/{action.path}``. The body is validated
+    with the model of the campaign's own ruleset, after authentication."""
+    by_path: dict[str, list[Action]] = {}
+    for rs in REGISTRY.values():
+        for action in rs.rules.actions.values():
+            by_path.setdefault(action.path, []).append(action)
+    for path, actions in by_path.items():
+        _action_route(app, path, actions)
+
+
+def _action_route(app: FastAPI, path: str, actions: list[Action]) -> None:
+    schemas = [_inline_schema(a.body.model_json_schema()) for a in actions]
+    schema = schemas[0] if len(schemas) == 1 else {"oneOf": schemas}
+    rules = sorted({a.rule for a in actions})
+
+    def act(
+        campaign_id: CampaignId,
+        body: Annotated[dict[str, Any], Body()],
+        response: Response,
+        caller: Auth,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        campaign = caller.campaign
+        action = campaign.ruleset.rules.actions.get(path)
+        if action is None:
+            raise NotFound(f"{campaign.ruleset_id} has no {path}; its rules do not have it")
+        try:
+            model = action.body.model_validate(body)
+        except ValidationError as exc:
+            raise RequestValidationError(
+                [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]
+            ) from None
+        ledger, role, done = run(
+            caller,
+            campaign_id,
+            lambda c, ctx: c.perform(ctx, path, model),
+            operation=path,
+            body=model.model_dump(mode="json"),
+            idem=idem,
+            if_match=if_match,
+        )
+        return _appended(response, done, _rule_result(ledger, done, role))
+
+    act.__name__ = "action_" + path.replace("-", "_")
+    app.add_api_route(
+        f"/v1/campaigns/{{campaign_id}}/{path}",
+        act,
+        methods=["POST"],
+        status_code=201,
+        tags=["refit phase"],
+        summary=f"{', '.join(rules)}: {actions[0].summary.split(': ', 1)[-1]}",
+        description="\n\n".join(a.summary for a in actions),
+        openapi_extra={
+            "requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}
+        },
+    )
+
+
+def _inline_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A model's JSON Schema with its ``$defs`` inlined, for ``openapi_extra``."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                return walk(defs[ref.removeprefix("#/$defs/")])
+            return {k: walk(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    inlined: dict[str, Any] = walk(schema)
+    return inlined

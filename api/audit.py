@@ -70,7 +70,7 @@ def state_view(campaign: Campaign, role: str) -> dict[str, Any]:
     """The campaign's state as ``role`` may see it: the campaign, each side's
     Roster (hidden numbers null, as live), what is reverted, and what is open."""
     rosters: dict[str, Any] | None = None
-    if campaign.ruleset.cpp is not None:
+    if campaign.ruleset.rules.has_roster:
         rosters = {side: roster_view(campaign, side, role) for side in campaign.sides}
     return {
         "at": campaign.version,

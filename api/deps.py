@@ -177,6 +177,7 @@ def campaign_view(campaign: Campaign) -> dict[str, Any]:
             for side, step in campaign.steps.items()
         },
         "ready_for_next_cg_date": sorted(campaign.ready),
+        "definition_hash": campaign.definition_hash,
         "rolls": len(campaign.rolls),
         "version": campaign.version,
         "head": campaign.head,
@@ -239,5 +240,6 @@ def run(
         idempotency_key=idem,
         if_match=_version(if_match),
         request_id=caller.request_id,
+        loaded=caller.campaign,
     )
     return ledger, role, done

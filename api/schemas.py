@@ -1,19 +1,15 @@
-"""Request bodies. Unknown fields are refused, so a typo names its field."""
+"""Request bodies of the engine's own routes. Unknown fields are refused, so a
+typo names its field. A ruleset's own commands bring their bodies with them
+(``domain.rulesets.base.Action``)."""
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import Field, StrictInt, model_validator
 
 from domain.campaign import MAX_PURPOSE
-
-Nonce = Field(default=None, min_length=1, max_length=200)
-
-
-class Body(BaseModel):
-    # strict: "3" is not 3 and true is not 1 (a roll index, once used, is gone).
-    model_config = ConfigDict(extra="forbid", strict=True)
+from domain.requests import Body, Nonce
 
 
 class CampaignCreate(Body):
@@ -26,6 +22,11 @@ class CampaignCreate(Body):
     initial_cpp: dict[str, StrictInt] | None = Field(
         default=None,
         description="CPP each side holds before the Initial Scenario (from its OB, 8.51-8.53).",
+    )
+    definition: dict[str, Any] | None = Field(
+        default=None,
+        description="The CG definition (GET /v1/rulesets/{r}/definition-schema); "
+        "the ruleset's synthetic sample when left out.",
     )
 
 
@@ -62,53 +63,6 @@ class CGDateCreate(Body):
     cg_date: str | None = Field(
         default=None, description="The CG Date to begin; required only past a seed's calendar."
     )
-
-
-class ReplenishmentCreate(Body):
-    side: str | None = Field(default=None, description="Defaults to the caller's side.")
-    client_nonce: str | None = Nonce
-
-
-class RGItem(Body):
-    rg: str = Field(examples=["I2"], max_length=8)
-    cpp: StrictInt = Field(
-        ge=1, le=10_000, description="CPP cost from the side's RG chart (8.6194)"
-    )
-
-
-class RGPurchaseCreate(Body):
-    """Either one RG (``rg`` and ``cpp``) or a batch (``rgs``). A secret batch,
-    even an empty one, is one event: the opponent cannot count the RG."""
-
-    side: str | None = None
-    rg: str | None = Field(default=None, examples=["I2"], max_length=8)
-    cpp: StrictInt | None = Field(default=None, ge=1, le=10_000)
-    rgs: list[RGItem] | None = Field(default=None, max_length=50)
-    secret: bool = Field(default=True, description="8.619: purchases may be kept secret")
-
-    @model_validator(mode="after")
-    def one_form(self) -> Self:
-        single = self.rg is not None or self.cpp is not None
-        if single == (self.rgs is not None):
-            raise ValueError("give either rg and cpp, or rgs")
-        if single and (self.rg is None or self.cpp is None):
-            raise ValueError("rg and cpp go together")
-        return self
-
-    def items(self) -> list[tuple[str, int]]:
-        if self.rgs is not None:
-            return [(item.rg, item.cpp) for item in self.rgs]
-        assert self.rg is not None
-        assert self.cpp is not None
-        return [(self.rg, self.cpp)]
-
-
-class ReconCreate(Body):
-    side: str | None = None
-    cpp: StrictInt = Field(ge=1, le=2, description="8.622: 1 CPP, or 2 for the +5 drm")
-    lax: bool = Field(default=False, description="8.622: -1 if the Majority Squad Type is Lax")
-    secret: bool = True
-    client_nonce: str | None = Nonce
 
 
 class UndoRequestCreate(Body):

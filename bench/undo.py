@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cgledger.ledger import Ledger
 from cgledger.settings import Settings
+from domain.rulesets.kgp.rules import RGPurchaseCreate
 
 
 def _median_ms(fn: Callable[[], object], times: int) -> float:
@@ -51,7 +52,11 @@ def _buy(ledger: Ledger, cid: str, n: int) -> int:
     done = ledger.execute(
         cid,
         "German",
-        lambda c, ctx: c.purchase_rg(ctx, "German", [("I2", 1)], secret=n % 2 == 0),
+        lambda c, ctx: c.perform(
+            ctx,
+            "rg-purchases",
+            RGPurchaseCreate(side="German", rg="I2", cpp=1, secret=n % 2 == 0),
+        ),
         operation="rg",
         body={"n": n},
     )

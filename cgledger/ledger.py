@@ -164,6 +164,14 @@ class Ledger:
             raise NotFound(f"no event {seq} in this campaign", field="seq")
         return found[0]
 
+    def definition(self, campaign: Campaign) -> dict[str, Any] | None:
+        """The CG definition in force (DESIGN §7), read from the event that holds it."""
+        if campaign.definition is None:
+            return None
+        record = self.record(campaign, int(campaign.definition["seq"]))
+        doc: dict[str, Any] = record["payload"]["definition"]
+        return doc
+
     def unsealed_seed(self, campaign: Campaign) -> Callable[[int], str]:
         return lambda index: campaign.seed(index, self.sealer).hex()
 
@@ -211,6 +219,7 @@ class Ledger:
         start_date: str | None,
         initial_cpp: dict[str, int] | None,
         idempotency_key: str | None,
+        definition: dict[str, Any] | None = None,
         request_fingerprint: str,
         request_id: str | None = None,
     ) -> Created:
@@ -245,6 +254,7 @@ class Ledger:
             title=title,
             start_date=start_date,
             initial_cpp=initial_cpp,
+            definition=definition,
             token_hashes={role: token_hash(t) for role, t in tokens.items()},
         )
         try:
@@ -284,8 +294,13 @@ class Ledger:
         idempotency_key: str | None = None,
         if_match: int | None = None,
         request_id: str | None = None,
+        loaded: Campaign | None = None,
     ) -> Done:
-        """Run one command against the latest version of the campaign and save it."""
+        """Run one command against the latest version of the campaign and save it.
+
+        ``loaded`` is the campaign as the request already loaded it (to
+        authenticate): the first attempt runs on it, so a request loads the
+        campaign once; a lost race reloads."""
         request_fp = fingerprint(operation, body)
         idem = None
         if idempotency_key is not None:
@@ -294,7 +309,8 @@ class Ledger:
                 "fingerprint": request_fp,
             }
         for attempt in range(MAX_ATTEMPTS):
-            campaign = self.load(campaign_id)
+            first = attempt == 0 and loaded is not None
+            campaign = loaded if first and loaded is not None else self.load(campaign_id)
             if idem is not None:
                 stored = campaign.idempotency.get(idem["key"])
                 if stored is not None:

@@ -12,9 +12,10 @@ Needs nothing but the file: it checks that
 * every table definition (``TableDefined``) matches its content hash, and every
   visible table roll re-reads, from that recorded definition and its recorded
   dice, DRMs and inputs, to the recorded Original, DRMs, Final and outcome;
-  for 8.616 CPP Replenishment the Base # must be the chart's and the CPP
-  Replenished the table's amount; for 8.622 Recon the +5 drm must match the
-  CPP spent,
+  and what a ruleset's command took from its roll is checked by the ruleset
+  (e.g. 8.616: the Base # off the chart and the CPP Replenished),
+* every CG definition (at creation and in each approved amendment) matches
+  its recorded sha256,
 * every ``UndoApplied`` event names only earlier events in ``reverts`` and
   ``restores``,
 * given signed checkpoints (``cgledger.signing``), each is well formed and
@@ -41,7 +42,6 @@ from typing import Any
 from cgledger.signing import CheckpointError, check_checkpoint, key_id
 from domain import dice
 from domain import tables as tablebook
-from domain.campaign import RECON_2_CPP
 from domain.chain import GENESIS, LINE_FIELDS, META, event_hash, secret_digest
 from domain.errors import DomainError
 from domain.rulesets import REGISTRY
@@ -283,6 +283,14 @@ def _collect(
         if digest in report.tables:
             raise VerificationError(f"table definition {digest[:12]} recorded twice", seq)
         report.tables[digest] = (payload["definition"], seq)
+    if obj["type"] in ("CampaignCreated", "DefinitionAmended"):
+        # DESIGN §7: a CG definition is recorded with its sha256 over canon.
+        doc = payload.get("definition")
+        recorded = payload.get("definition_hash", payload.get("hash"))
+        if doc is not None and (
+            not isinstance(doc, dict) or hashlib.sha256(dice.canon(doc)).hexdigest() != recorded
+        ):
+            raise VerificationError("the CG definition does not match its hash", seq)
     if obj["type"] == "UndoApplied":
         for key in ("reverts", "restores"):
             listed = payload[key]
@@ -370,52 +378,23 @@ def _check_rule_result(
     created: dict[str, Any], obj: dict[str, Any], rolled: list[int], report: Report
 ) -> None:
     """Re-read a table roll from its recorded Original roll, then check what the
-    ledger took from it (8.616: the Base # off the chart and the CPP Replenished;
-    8.622: the CPP spent against the +5 drm)."""
+    ruleset's command took from it (``Rules.verify_result``; e.g. 8.616:
+    the Base # off the chart and the CPP Replenished)."""
     seq = obj["seq"]
     values = {**obj["payload"], **(obj["secret"] or {})}
     ruleset = REGISTRY.get(created["ruleset"])
-    cpp = None if ruleset is None else ruleset.cpp
     rule = values.get("rule")
-    is_cpp = (
-        cpp is not None
-        and ruleset is not None
-        and rule
-        in (
-            f"{ruleset.id}:{cpp.replenish_rule}",
-            f"{ruleset.id}:{cpp.recon_rule}",
-        )
-    )
+    rules = None if ruleset is None else ruleset.rules
     if "table" not in obj["payload"]:
-        if is_cpp or obj["type"] == "TableRolled":
+        if (rules is not None and rule in rules.roll_rules()) or obj["type"] == "TableRolled":
             raise VerificationError(f"{rule}: the roll names no table", seq)
         return
     _check_table_roll(obj, rolled, report)
-    if cpp is None or ruleset is None:
+    if rules is None:
         return
-    if rule == f"{ruleset.id}:{cpp.replenish_rule}":
-        base = cpp.base(created["campaign_name"], values["cg_date"], values["side"])
-        if base is None or values["base"] != base or values["inputs"] != {"base": base}:
-            raise VerificationError(
-                f"{cpp.replenish_rule}: the CPP Base # of {values['side']} on "
-                f"{values['cg_date']} is {base}, but {values['base']} is recorded",
-                seq,
-            )
-        amount = values["outcome"]["amount"]
-        if values.get("dr") != values["final"] or values.get("repl") != amount:
-            raise VerificationError(
-                f"{cpp.replenish_rule}: Base # {base} and DR {values['final']} give {amount} "
-                f"CPP, but DR {values.get('dr')} and {values.get('repl')} CPP are recorded",
-                seq,
-            )
-    elif rule == f"{ruleset.id}:{cpp.recon_rule}":
-        plus_five = any(d["id"] == RECON_2_CPP for d in values["drm"])
-        if plus_five != (values["cpp"] == 2):
-            raise VerificationError(
-                f"{cpp.recon_rule}: {values['cpp']} CPP spent, but the +5 drm is "
-                f"{'applied' if plus_five else 'missing'}",
-                seq,
-            )
+    problem = rules.verify_result(created, values)
+    if problem is not None:
+        raise VerificationError(problem, seq)
 
 
 def _check_table_roll(obj: dict[str, Any], rolled: list[int], report: Report) -> None:

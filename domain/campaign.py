@@ -16,67 +16,40 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
+from eventsourcing.utils import register_topic
+from pydantic import ValidationError
 
+from domain import definitions as defbook
 from domain import dice
 from domain import tables as tablebook
 from domain import undo as undobook
 from domain.chain import GENESIS, META, event_hash, secret_digest
-from domain.errors import (
-    Forbidden,
-    InvalidInput,
-    NotFound,
-    NotImplementedForRuleset,
-    RuleViolation,
-)
-from domain.rulesets import REGISTRY, CppRules, Ruleset
-from domain.rulesets.kgp import cpp as cppbook
+from domain.context import Ctx, Sealer
+from domain.errors import Forbidden, InvalidInput, NotFound, RuleViolation
+from domain.rulesets import REGISTRY, Ruleset
 from domain.visibility import REFEREE
 
 MAX_PURPOSE = 200
-#: 8.6191: "an alphanumeric identification for each RG; e.g. ... 'V#', ... 'I#'".
-RG_ID = re.compile(r"[A-Z]{1,3}[0-9]{1,2}[a-z]?")
 MAX_INITIAL_CPP = 10_000
 SEED_BYTES = 32
-#: 8.622's drm ids on its table: "+5 Spent 2 CPP", "-1 ... Majority Squad Type ... is Lax".
-RECON_2_CPP = "spent-2-cpp"
-RECON_LAX = "lax"
 #: The shape of the aggregate's state. A snapshot of an older shape is not
-#: used: the Ledger rebuilds the campaign from its events instead (2: undo).
-SCHEMA = 2
-#: What the state handlers (``_on_<state event>``) read; a rebuild needs no more.
-_STATE_KEYS = frozenset({"side", "cg_date", "step", "next", "rgs", "base", "repl", "cpp", "final"})
+#: used: the Ledger rebuilds the campaign from its events instead (2: undo;
+#: 3: the ruleset's own state under ``rules``).
+SCHEMA = 3
+#: What the engine's state handlers read of a state event; a rebuild needs no
+#: more (the ruleset's ``Rules.state_keys`` add its own).
+_STATE_KEYS = frozenset({"side", "cg_date", "step", "next"})
+#: The engine's own state events; a ruleset adds its ``Rules.state_events``.
+ENGINE_STATE_EVENTS = undobook.STATE_EVENTS
 MAX_REASON = 500
 MAX_CLAIM = 1000
 
-
-class Sealer(Protocol):
-    """Encrypts seeds at rest; the key never enters the domain."""
-
-    def seal(self, plaintext: bytes, aad: bytes) -> str: ...
-
-    def unseal(self, blob: str, aad: bytes) -> bytes: ...
-
-
-@dataclass(frozen=True)
-class Ctx:
-    """Everything a command needs from outside the domain."""
-
-    actor: str
-    now: str
-    entropy: Callable[[int], bytes]
-    sealer: Sealer
-    #: ``{"key": sha256 of the Idempotency-Key, "fingerprint": sha256 of the request}``
-    idempotency: dict[str, str] | None = None
-    #: The request's id (``X-Request-ID``, or one the server drew), recorded in
-    #: every event the request appends.
-    request_id: str | None = None
+__all__ = ["SCHEMA", "Campaign", "Ctx", "Sealer", "token_hash"]
 
 
 def token_hash(token: str) -> str:
@@ -115,7 +88,8 @@ class Campaign(Aggregate):
         self.rolls: list[int] = []
         self.secrets: dict[str, dict[str, Any]] = {}
         self.idempotency: dict[str, dict[str, Any]] = {}
-        self.cpp: dict[str, list[cppbook.Line]] = {}
+        #: The ruleset's own state (``Rules.initial_state``), e.g. KGP's CPP lines.
+        self.rules: dict[str, Any] = {}
         self.steps: dict[str, str | None] = {}
         #: Sides ready to begin the next CG Date, and the date each proposed.
         self.ready: dict[str, str] = {}
@@ -136,6 +110,12 @@ class Campaign(Aggregate):
         self.pending_reroll: dict[str, dict[str, Any]] = {}
         self.undo_requests: dict[str, dict[str, Any]] = {}
         self.disputes: dict[str, dict[str, Any]] = {}
+        #: The CG definition in force (DESIGN §7): its hash and the seq of the
+        #: event that holds it (creation or an approved amendment); ``None``
+        #: for a campaign created before definitions existed.
+        self.definition: dict[str, Any] | None = None
+        #: Definition amendments by the seq that requested them.
+        self.amendments: dict[str, dict[str, Any]] = {}
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -166,16 +146,9 @@ class Campaign(Aggregate):
     def _cg_date_began(self, record: dict[str, Any]) -> None:
         self._apply(record)
 
-    @event("CPPReplenished", topic="cgledger:CPPReplenished")
-    def _cpp_replenished(self, record: dict[str, Any]) -> None:
-        self._apply(record)
-
-    @event("RGPurchased", topic="cgledger:RGPurchased")
-    def _rg_purchased(self, record: dict[str, Any]) -> None:
-        self._apply(record)
-
-    @event("ReconPurchased", topic="cgledger:ReconPurchased")
-    def _recon_purchased(self, record: dict[str, Any]) -> None:
+    @event("RuleRecorded", topic="cgledger:RuleRecorded")
+    def _rule_recorded(self, record: dict[str, Any]) -> None:
+        """Any event of a ruleset's own commands; ``record["type"]`` names it."""
         self._apply(record)
 
     @event("UndoRequested", topic="cgledger:UndoRequested")
@@ -196,6 +169,18 @@ class Campaign(Aggregate):
 
     @event("DisputeResolved", topic="cgledger:DisputeResolved")
     def _dispute_resolved(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DefinitionAmendmentRequested", topic="cgledger:DefinitionAmendmentRequested")
+    def _amendment_requested(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DefinitionAmended", topic="cgledger:DefinitionAmended")
+    def _definition_amended(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DefinitionAmendmentRejected", topic="cgledger:DefinitionAmendmentRejected")
+    def _amendment_rejected(self, record: dict[str, Any]) -> None:
         self._apply(record)
 
     # ------------------------------------------------------------------ apply
@@ -223,19 +208,45 @@ class Campaign(Aggregate):
         if kind not in undobook.BOOKKEEPING:
             self.last_event = seq
         values = {**p, **(record["secret"] or {})}
-        if kind in undobook.ROLL_ONLY or kind in undobook.STATE_EVENTS:
+        is_state = kind in self._state_events()
+        if kind in undobook.ROLL_ONLY or is_state:
             self.revertible[str(seq)] = {
                 "type": kind,
                 "actor": record["actor"],
                 "index": p["roll"]["index"] if "roll" in p else None,
-                "state": kind in undobook.STATE_EVENTS,
+                "state": is_state,
             }
-        if kind in undobook.STATE_EVENTS:
-            kept = {k: v for k, v in values.items() if k in _STATE_KEYS}
+        if is_state:
+            keys = _STATE_KEYS | self.ruleset.rules.state_keys
+            kept = {k: v for k, v in values.items() if k in keys}
             self.state_log.append({"seq": seq, "type": kind, "values": kept})
+            self._on_state(kind, seq, values)
+            return
         handler = getattr(self, f"_on_{kind}", None)
         if handler is not None:
             handler(record, values)
+
+    def _state_events(self) -> frozenset[str]:
+        if not self.ruleset_id:
+            return ENGINE_STATE_EVENTS  # the creation event itself
+        return ENGINE_STATE_EVENTS | self.ruleset.rules.state_events
+
+    def _on_state(self, kind: str, seq: int, values: dict[str, Any]) -> None:
+        """Apply a state event: the engine's own, or the ruleset's (DESIGN §5:
+        replayed again, from ``state_log``, after an undo)."""
+        if kind == "CGDateReady":
+            self.ready[values["side"]] = values["next"]
+        elif kind == "CGDateBegan":
+            self.ready = {}
+            if values["cg_date"] not in self.calendar:
+                self.calendar.append(values["cg_date"])
+            self.date_index = self.calendar.index(values["cg_date"])
+            self.ruleset.rules.on_new_date(self.rules, values["cg_date"])
+            self.steps = dict.fromkeys(self.sides, values["step"])
+        else:
+            self.ruleset.rules.apply(self.rules, kind, seq, values)
+            if "side" in values and "step" in values:
+                self.steps[values["side"]] = values["step"]
 
     def _on_CampaignCreated(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.ruleset_id = p["ruleset"]
@@ -246,7 +257,9 @@ class Campaign(Aggregate):
         self.date_index = self.calendar.index(p["start_date"])
         self.extendable = p["extendable"]
         self.token_hashes = dict(record["internal"]["token_hashes"])
-        self.genesis = {k: p[k] for k in ("calendar", "start_date", "cpp", "initial_cpp")}
+        if p.get("definition_hash") is not None:
+            self.definition = {"hash": p["definition_hash"], "seq": record["seq"]}
+        self.genesis = {k: p.get(k) for k in ("calendar", "start_date", "cpp", "initial_cpp")}
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -256,18 +269,14 @@ class Campaign(Aggregate):
         self.date_index = self.calendar.index(g["start_date"])
         self.steps = dict.fromkeys(self.sides)
         self.ready = {}
-        self.cpp = {}
-        if g["cpp"]:
-            for side in self.sides:
-                start = g["initial_cpp"][side]
-                self.cpp[side] = [cppbook.new_line(g["start_date"], start=start, initial=True)]
+        self.rules = self.ruleset.rules.initial_state(g, self.sides)
 
     def _rebuild_state(self) -> None:
         """Replay the state events still in force (DESIGN §5); never re-rolls."""
         self._reset_state()
         for entry in self.state_log:
             if str(entry["seq"]) not in self.reverted:
-                getattr(self, f"_on_{entry['type']}")({"seq": entry["seq"]}, entry["values"])
+                self._on_state(entry["type"], entry["seq"], entry["values"])
 
     def _on_CommitmentsPublished(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.commitments.extend(p["commitments"])
@@ -284,42 +293,6 @@ class Campaign(Aggregate):
 
     def _on_SecretRevealed(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.secrets[str(p["of_seq"])]["revealed_seq"] = record["seq"]
-
-    def _on_CGDateReady(self, record: dict[str, Any], p: dict[str, Any]) -> None:
-        self.ready[p["side"]] = p["next"]
-
-    def _on_CGDateBegan(self, record: dict[str, Any], p: dict[str, Any]) -> None:
-        self.ready = {}
-        if p["cg_date"] not in self.calendar:
-            self.calendar.append(p["cg_date"])
-        self.date_index = self.calendar.index(p["cg_date"])
-        for lines in self.cpp.values():
-            start = cppbook.next_start(lines[-1])
-            lines.append(cppbook.new_line(p["cg_date"], start=start, initial=False))
-        self.steps = dict.fromkeys(self.sides, p["step"])
-
-    def _on_CPPReplenished(self, record: dict[str, Any], p: dict[str, Any]) -> None:
-        line = self.cpp[p["side"]][-1]
-        line["base"] = p["base"]
-        line["repl"] = p["repl"]
-        line["repl_seq"] = record["seq"]
-        self.steps[p["side"]] = p["step"]
-
-    def _on_RGPurchased(self, record: dict[str, Any], p: dict[str, Any]) -> None:
-        line = self.cpp[p["side"]][-1]
-        line["purchase_seqs"].append(record["seq"])
-        for item in p["rgs"]:
-            line["purchases"].append(
-                cppbook.Purchase(seq=record["seq"], rg=item["rg"], cpp=item["cpp"])
-            )
-        self.steps[p["side"]] = p["step"]
-
-    def _on_ReconPurchased(self, record: dict[str, Any], p: dict[str, Any]) -> None:
-        line = self.cpp[p["side"]][-1]
-        line["recon_cpp"] = p["cpp"]
-        line["recon"] = p["final"]
-        line["recon_seq"] = record["seq"]
-        self.steps[p["side"]] = p["step"]
 
     def _on_UndoRequested(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.undo_requests[str(record["seq"])] = {
@@ -393,6 +366,25 @@ class Campaign(Aggregate):
             "undo": p["undo"],
         }
 
+    def _on_DefinitionAmendmentRequested(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.amendments[str(record["seq"])] = {
+            "by": p["by"],
+            "base_hash": p["base_hash"],
+            "status": "pending",
+            "answer": None,
+        }
+
+    def _on_DefinitionAmended(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.definition = {"hash": p["hash"], "seq": record["seq"]}
+        amendment = self.amendments[str(p["amendment"])]
+        amendment["status"] = "applied"
+        amendment["answer"] = {"seq": record["seq"], "by": p["approved_by"], "note": None}
+
+    def _on_DefinitionAmendmentRejected(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        amendment = self.amendments[str(p["amendment"])]
+        amendment["status"] = "withdrawn" if p["withdrawn"] else "rejected"
+        amendment["answer"] = {"seq": record["seq"], "by": p["by"], "note": p["note"]}
+
     # ------------------------------------------------------------------ queries
 
     @property
@@ -461,6 +453,7 @@ class Campaign(Aggregate):
         start_date: str | None,
         initial_cpp: dict[str, int] | None,
         token_hashes: dict[str, str],
+        definition: dict[str, Any] | None = None,
     ) -> Campaign:
         """Create a campaign and publish its first batch of dice commitments."""
         ruleset = REGISTRY.get(ruleset_id)
@@ -503,6 +496,11 @@ class Campaign(Aggregate):
                     f"initial CPP must be 0 to {MAX_INITIAL_CPP}", field="initial_cpp"
                 )
             cpp_amounts[side] = amount
+        # DESIGN §7: the CG definition (the ruleset's sample when none is given),
+        # validated, and recorded with its hash.
+        doc = validated_definition(
+            ruleset, dict(ruleset.sample_definition) if definition is None else definition
+        )
         payload = {
             "campaign": str(campaign_id),
             "ruleset": ruleset.id,
@@ -512,9 +510,11 @@ class Campaign(Aggregate):
             "calendar": calendar,
             "start_date": start,
             "extendable": cgdef.extendable,
-            "cpp": ruleset.cpp is not None,
+            "cpp": ruleset.rules.has_roster,
             "initial_cpp": cpp_amounts,
             "protocol": dice.PROTOCOL,
+            "definition": doc,
+            "definition_hash": defbook.definition_hash(doc),
         }
         record = _record(ctx, 1, "CampaignCreated", payload, None, GENESIS)
         record["internal"] = {"token_hashes": token_hashes}
@@ -548,7 +548,7 @@ class Campaign(Aggregate):
         pub, sec = self._draw(ctx, count, purpose, secret=secret, client_nonce=client_nonce)
         owner = ctx.actor if secret else None
         payload = {"side": ctx.actor, "cg_date": self.cg_date, "roll": pub}
-        return self._command(ctx, "DiceRolled", payload, sec or {}, owner=owner)
+        return self.append(ctx, "DiceRolled", payload, sec or {}, owner=owner)
 
     def roll_table(
         self,
@@ -587,7 +587,7 @@ class Campaign(Aggregate):
             "roll": pub,
         }
         values_out = {**(sec or {}), "inputs": dict(inputs), **result}
-        return self._command(
+        return self.append(
             ctx, "TableRolled", payload, values_out, owner=ctx.actor if hidden else None
         )
 
@@ -630,7 +630,7 @@ class Campaign(Aggregate):
             payload["index"] = index
             payload["commitment"] = self.commitments[index]
             payload["seed"] = self.seed(index, ctx.sealer).hex()
-        return self._command(ctx, "SecretRevealed", payload, {}, owner=None)
+        return self.append(ctx, "SecretRevealed", payload, {}, owner=None)
 
     def reveal_roll(self, ctx: Ctx, index: int) -> int:
         seq = self.roll_seq(index)
@@ -671,12 +671,12 @@ class Campaign(Aggregate):
                     rule=step,
                 )
             waiting.remove(ctx.actor)
-        self._check_replenished_all(rs, [ctx.actor] if waiting else self.sides)
+        rs.rules.before_new_date(self, [ctx.actor] if waiting else self.sides)
         if waiting:
             payload = {"side": ctx.actor, "cg_date": self.cg_date, "next": nxt, "step": step}
-            return self._command(ctx, "CGDateReady", payload, {}, owner=None)
+            return self.append(ctx, "CGDateReady", payload, {}, owner=None)
         payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}"}
-        return self._command(ctx, "CGDateBegan", payload, {}, owner=None)
+        return self.append(ctx, "CGDateBegan", payload, {}, owner=None)
 
     def _next_date(self, rs: Ruleset, step: str, cg_date: str | None) -> str:
         current = self.cg_date
@@ -701,146 +701,91 @@ class Campaign(Aggregate):
             raise InvalidInput(f"{nxt} would come before {current}", field="cg_date")
         return nxt
 
-    def _check_replenished_all(self, rs: Ruleset, sides: list[str]) -> None:
-        if rs.cpp is None:
-            return
-        for side in sides:
-            if self._replenishment_pending(side):
-                rule = rs.cpp.replenish_rule
-                raise RuleViolation(
-                    f"{rule}: {side} has not made the CPP Replenishment DR for {self.cg_date}",
-                    rule=rule,
-                )
+    # ------------------------------------------------------------------ CG definition
 
-    def replenish_cpp(self, ctx: Ctx, side: str, client_nonce: str | None) -> int:
-        """8.616: CPP Base # (8.6161) minus a Secret DR."""
-        rules = self._cpp_rules()
-        self._require_side(ctx, side)
-        rule = rules.replenish_rule
-        line = self.cpp[side][-1]
-        if line["initial"]:
-            raise RuleViolation(
-                "8.6162: CPP Replenishment is NA prior to the CG's Initial Scenario "
-                f"({line['cg_date']})",
-                rule="8.6162",
-            )
-        if line["repl_seq"] is not None:
-            raise RuleViolation(
-                f"{rule}: {side} already replenished CPP on {line['cg_date']}", rule=rule
-            )
-        self._check_step_order(side, rule)
-        base = rules.base(self.campaign_name, line["cg_date"], side)
-        payload = {**self._rule_payload(side, rule), "base": base}
-        if base is None:
-            # A "-" on the CPP Base # chart: nothing arrives, no DR is made.
-            return self._command(ctx, "CPPReplenished", payload, {"repl": 0}, owner=None)
-        # 8.616 is read off its table (kgp:8.616), like every other rule roll.
-        table = self.table(rule)
-        inputs = {"base": base}
-        self._define_table(ctx, table)
-        purpose = f"{table.id} {table.title}"
-        pub, sec = self._draw(ctx, table.dice, purpose, secret=True, client_nonce=client_nonce)
-        assert sec is not None
-        result = tablebook.resolve(table, sec["dice"], [], inputs)
-        values = {
-            **sec,
-            "dr": result["final"],
-            "repl": result["outcome"]["amount"],
-            "inputs": inputs,
-            **result,
-        }
-        payload = {**payload, "table": _table_ref(table), "roll": pub}
-        return self._command(ctx, "CPPReplenished", payload, values, owner=side)
-
-    def purchase_rg(self, ctx: Ctx, side: str, rgs: list[tuple[str, int]], *, secret: bool) -> int:
-        """8.619: buy one or more RG, each for its CPP cost (limits per
-        8.6195-8.6196 come later). One event records the whole batch, so a
-        side that buys in secret can hide how many RG it bought; an empty
-        secret batch records "nothing bought" indistinguishably."""
-        rules = self._cpp_rules()
-        self._require_side(ctx, side)
-        rule = rules.purchase_rule
-        for rg, cost in rgs:
-            if not RG_ID.fullmatch(rg):
-                raise InvalidInput(
-                    f"8.6191: an RG ID is alphanumeric, e.g. 'I2', 'V3', 'HW1', not {rg!r}",
-                    field="rg",
-                )
-            if cost < 1:
-                raise InvalidInput("an RG costs at least 1 CPP", field="cpp")
-        if not rgs and not secret:
-            raise InvalidInput("name at least one RG (or make the purchase secret)", field="rgs")
-        line = self.cpp[side][-1]
-        self._require_replenished(rules, side)
-        self._check_step_order(side, rule)
-        available = cppbook.left(line)
-        total_cost = sum(cost for _, cost in rgs)
-        if total_cost > available:
-            what = f"{rgs[0][0]} costs" if len(rgs) == 1 else f"{len(rgs)} RG cost"
-            raise RuleViolation(
-                f"{rule}: {what} {total_cost} CPP but {side} has {available} CPP left "
-                f"on {line['cg_date']}",
-                rule=rule,
-            )
-        values = {"rgs": [{"rg": rg, "cpp": cost} for rg, cost in rgs]}
-        payload = self._rule_payload(side, rule)
-        return self._command(ctx, "RGPurchased", payload, values, owner=side if secret else None)
-
-    def purchase_recon(
-        self,
-        ctx: Ctx,
-        side: str,
-        cost: int,
-        *,
-        lax: bool,
-        secret: bool,
-        client_nonce: str | None,
+    def request_amendment(
+        self, ctx: Ctx, *, patch: dict[str, Any], reason: str, current: dict[str, Any] | None
     ) -> int:
-        """8.622: spend 1 CPP (or 2, for +5 drm) and make the Recon dr."""
-        rules = self._cpp_rules()
-        self._require_side(ctx, side)
-        rule = rules.recon_rule
-        if rule is None:
-            raise NotImplementedForRuleset(f"{self.ruleset_id} has no Recon purchase")
-        if cost not in (1, 2):
-            raise InvalidInput(f"{rule}: Recon costs 1 CPP, or 2 for a +5 drm", field="cpp")
-        line = self.cpp[side][-1]
-        if line["initial"]:
-            raise RuleViolation(
-                f"{rule}: Recon cannot be purchased when preparing to play an Initial Scenario",
-                rule=rule,
+        """DESIGN §7: propose a JSON Merge Patch (RFC 7396) to the CG definition
+        in force (``current``, read by the caller from the event that holds it).
+        It takes effect when the opponent or the referee approves it; the
+        referee's own amendment takes effect at once, as its undo requests do.
+        Returns the seq of the last event appended."""
+        self._require_role(ctx)
+        reason = _text(reason, "reason", MAX_REASON)
+        base = current if current is not None else {}
+        amended = validated_definition(self.ruleset, defbook.merge_patch(base, patch), "patch")
+        new_hash = defbook.definition_hash(amended)
+        if current is not None and new_hash == self.definition_hash:
+            raise RuleViolation("this amendment would change nothing in the definition")
+        payload = {
+            "by": ctx.actor,
+            "patch": patch,
+            "reason": reason,
+            "base_hash": self.definition_hash,
+            "result_hash": new_hash,
+        }
+        at_once = ctx.actor == REFEREE
+        record = self._emit(ctx, "DefinitionAmendmentRequested", payload, None, main=not at_once)
+        if not at_once:
+            return int(record["seq"])
+        return self._amend(ctx, int(record["seq"]), amended, new_hash)
+
+    def approve_amendment(
+        self, ctx: Ctx, amendment_seq: int, *, patch: dict[str, Any], current: dict[str, Any] | None
+    ) -> int:
+        """The opponent of the side that asked, or the referee, applies it.
+        ``patch`` is the amendment's, read from its event."""
+        amendment = self._pending_amendment(ctx, amendment_seq)
+        if ctx.actor == amendment["by"]:
+            raise Forbidden(
+                "a side cannot approve its own amendment; the opponent or the referee does"
             )
-        self._require_replenished(rules, side)
-        if line["recon_seq"] is not None:
+        if amendment["base_hash"] != self.definition_hash:
             raise RuleViolation(
-                f"{rule}: {side} has already made its Recon dr on {line['cg_date']}", rule=rule
+                f"the definition changed since amendment {amendment_seq} was asked for; "
+                "reject it and ask again"
             )
-        self._check_step_order(side, rule)
-        available = cppbook.left(line)
-        if cost > available:
-            raise RuleViolation(
-                f"{rule}: Recon costs {cost} CPP but {side} has {available} CPP left "
-                f"on {line['cg_date']}",
-                rule=rule,
-            )
-        # 8.622 is read off its table (kgp:8.622): "+5 Spent 2 CPP", "-1 ... Lax".
-        table = self.table(rule)
-        requests = [tablebook.DrmRequest(RECON_2_CPP)] if cost == 2 else []
-        if lax:
-            requests.append(tablebook.DrmRequest(RECON_LAX))
-        self._define_table(ctx, table)
-        purpose = f"{table.id} {table.title}"
-        pub, sec = self._draw(ctx, table.dice, purpose, secret=secret, client_nonce=client_nonce)
-        rolled = sec["dice"] if sec is not None else pub["dice"]
-        values = {"cpp": cost, "inputs": {}, **tablebook.resolve(table, rolled, requests, {})}
-        payload = {**self._rule_payload(side, rule), "table": _table_ref(table), "roll": pub}
-        return self._command(
-            ctx,
-            "ReconPurchased",
-            payload,
-            {**(sec or {}), **values},
-            owner=side if secret else None,
+        amended = validated_definition(
+            self.ruleset, defbook.merge_patch(current if current is not None else {}, patch)
         )
+        return self._amend(ctx, amendment_seq, amended, defbook.definition_hash(amended))
+
+    def reject_amendment(self, ctx: Ctx, amendment_seq: int, note: str | None) -> int:
+        """The opponent or the referee rejects it; the side that asked may withdraw it."""
+        amendment = self._pending_amendment(ctx, amendment_seq)
+        payload = {
+            "amendment": amendment_seq,
+            "by": ctx.actor,
+            "note": None if note is None else _text(note, "note", MAX_REASON),
+            "withdrawn": ctx.actor == amendment["by"],
+        }
+        return self.append(ctx, "DefinitionAmendmentRejected", payload, {}, owner=None)
+
+    @property
+    def definition_hash(self) -> str | None:
+        return None if self.definition is None else str(self.definition["hash"])
+
+    def _pending_amendment(self, ctx: Ctx, amendment_seq: int) -> dict[str, Any]:
+        self._require_role(ctx)
+        amendment = self.amendments.get(str(amendment_seq))
+        if amendment is None:
+            raise NotFound(f"no definition amendment {amendment_seq} in this campaign")
+        if amendment["status"] != "pending":
+            raise RuleViolation(
+                f"definition amendment {amendment_seq} is already {amendment['status']}"
+            )
+        return amendment
+
+    def _amend(self, ctx: Ctx, amendment_seq: int, doc: dict[str, Any], digest: str) -> int:
+        payload = {
+            "amendment": amendment_seq,
+            "approved_by": ctx.actor,
+            "previous_hash": self.definition_hash,
+            "definition": doc,
+            "hash": digest,
+        }
+        return self.append(ctx, "DefinitionAmended", payload, {}, owner=None)
 
     # ------------------------------------------------------------------ undo, disputes
 
@@ -915,7 +860,7 @@ class Campaign(Aggregate):
             "note": None if note is None else _text(note, "note", MAX_REASON),
             "withdrawn": ctx.actor == request["by"],
         }
-        return self._command(ctx, "UndoRejected", payload, {}, owner=None)
+        return self.append(ctx, "UndoRejected", payload, {}, owner=None)
 
     def file_dispute(self, ctx: Ctx, seq: int, claim: str) -> int:
         """DESIGN §5: a side (or the referee) flags an event."""
@@ -936,7 +881,7 @@ class Campaign(Aggregate):
             "by": ctx.actor,
             "claim": claim,
         }
-        return self._command(ctx, "DisputeFiled", payload, {}, owner=None)
+        return self.append(ctx, "DisputeFiled", payload, {}, owner=None)
 
     def resolve_dispute(self, ctx: Ctx, dispute_seq: int, decision: str, note: str) -> int:
         """The opponent of the filing side, or the referee, upholds the event or
@@ -978,7 +923,7 @@ class Campaign(Aggregate):
             "by": ctx.actor,
             "undo": undo_seq,
         }
-        return self._command(ctx, "DisputeResolved", payload, {}, owner=None)
+        return self.append(ctx, "DisputeResolved", payload, {}, owner=None)
 
     def dispute_revert(self, dispute_seq: int) -> undobook.Effect:
         """What resolving the dispute with ``revert`` would do. A dispute reverts
@@ -1069,48 +1014,64 @@ class Campaign(Aggregate):
         if ctx.actor != REFEREE and ctx.actor not in self.sides:
             raise Forbidden(f"role {ctx.actor!r} may not act in this campaign")
 
-    def _require_side(self, ctx: Ctx, side: str) -> None:
+    def require_side(self, ctx: Ctx, side: str | None) -> str:
+        """The side a command acts for: ``side``, or the caller's own. A side's
+        token acts only for its side; the referee names the side."""
+        self._require_role(ctx)
+        if side is None:
+            if ctx.actor == REFEREE:
+                raise InvalidInput("the referee must name the side", field="side")
+            return ctx.actor
         if side not in self.sides:
             raise InvalidInput(
                 f"unknown side {side!r}; sides are {', '.join(self.sides)}", field="side"
             )
-        self._require_role(ctx)
         if ctx.actor not in (side, REFEREE):
             raise Forbidden(f"a {ctx.actor} token cannot act for the {side} side")
+        return side
 
-    def _cpp_rules(self) -> CppRules:
-        rules = self.ruleset.cpp
-        if rules is None:
-            raise NotImplementedForRuleset(
-                f"CPP bookkeeping is not implemented for {self.ruleset_id} yet"
-            )
-        return rules
-
-    def _replenishment_pending(self, side: str) -> bool:
-        # Even a "-" Base # is recorded (as 0 CPP, without a DR), so every
-        # non-initial CG Date line has its Repl entry before RG purchases.
-        line = self.cpp[side][-1]
-        return not line["initial"] and line["repl_seq"] is None
-
-    def _require_replenished(self, rules: CppRules, side: str) -> None:
-        if self._replenishment_pending(side):
-            rule = rules.replenish_rule
-            raise RuleViolation(
-                f"8.6: steps are carried out in the numbered order; make the {rule} CPP "
-                f"Replenishment DR for {side} on {self.cg_date} first",
-                rule="8.6",
-            )
-
-    def _check_step_order(self, side: str, step: str) -> None:
+    def check_step_order(self, side: str, step: str) -> None:
+        """The RePh steps are carried out in their numbered order (8.6, 9.6)."""
         rs = self.ruleset
         done = self.steps.get(side)
         if done is not None and rs.step_order(done) > rs.step_order(step):
+            rule = rs.sequence_rule
             raise RuleViolation(
-                f"8.6: steps are carried out in the numbered order; {side} has done "
+                f"{rule}: steps are carried out in the numbered order; {side} has done "
                 f"{done} ({rs.step(done).title}) on {self.cg_date}, so {step} "
                 f"({rs.step(step).title}) is past",
-                rule="8.6",
+                rule=rule,
             )
+
+    def roll_on(
+        self,
+        ctx: Ctx,
+        table: tablebook.Table,
+        drm: list[tablebook.DrmRequest],
+        inputs: dict[str, Any],
+        *,
+        secret: bool,
+        client_nonce: str | None,
+    ) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]:
+        """Roll on ``table`` for a rule command: record its definition (first
+        use), draw the dice and read the table. Returns the roll's public part,
+        its secret part (``None`` for a public roll) and the table's result."""
+        self._define_table(ctx, table)
+        purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
+        pub, sec = self._draw(ctx, table.dice, purpose, secret=secret, client_nonce=client_nonce)
+        rolled = sec["dice"] if sec is not None else pub["dice"]
+        return pub, sec, tablebook.resolve(table, rolled, drm, inputs)
+
+    def perform(self, ctx: Ctx, action: str, body: Any) -> int:
+        """Run one of the ruleset's own commands (``Rules.actions``) with its
+        validated request body. Returns the seq of its main event."""
+        self._require_role(ctx)
+        found = self.ruleset.rules.actions.get(action)
+        if found is None:
+            raise NotFound(f"{self.ruleset_id} has no action {action!r}")
+        if not isinstance(body, found.body):
+            raise InvalidInput(f"{action} takes a {found.body.__name__} body", field="body")
+        return found.run(self, ctx, body)
 
     def _draw(
         self, ctx: Ctx, count: int, purpose: str, *, secret: bool, client_nonce: str | None
@@ -1156,7 +1117,7 @@ class Campaign(Aggregate):
             return pub, {"dice": result}
         return {**pub, "dice": result, "seed": seed.hex()}, None
 
-    def _rule_payload(self, side: str, step: str) -> dict[str, Any]:
+    def rule_payload(self, side: str, step: str) -> dict[str, Any]:
         """Public fields of a rule command's event for ``side`` at RePh ``step``."""
         return {
             "side": side,
@@ -1165,7 +1126,7 @@ class Campaign(Aggregate):
             "step": step,
         }
 
-    def _command(
+    def append(
         self,
         ctx: Ctx,
         kind: str,
@@ -1212,7 +1173,7 @@ class Campaign(Aggregate):
             extra["idempotency"] = {**ctx.idempotency, "role": ctx.actor}
         if extra:
             record["internal"] = extra
-        _TRIGGERS[kind](self, record)
+        _TRIGGERS.get(kind, Campaign._rule_recorded)(self, record)
         return record
 
 
@@ -1242,6 +1203,26 @@ def _record(
     }
     record["hash"] = event_hash(record)
     return record
+
+
+def validated_definition(
+    ruleset: Ruleset, doc: Any, field: str = "definition"
+) -> dict[str, Any]:
+    """A CG definition checked against the ruleset's model (DESIGN §7), as the
+    model normalises it; a bad one is refused naming the field."""
+    try:
+        model = ruleset.definition.model_validate(doc)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in (field, *err["loc"]))
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        path, sep, rest = msg.partition(": ")
+        if err["type"] == "value_error" and sep and " " not in path:
+            # A check across fields names its own path ("rg_chart.German: ...").
+            where, msg = f"{where}.{path}", rest
+        raise InvalidInput(f"{where}: {msg}", field=where) from None
+    normalized: dict[str, Any] = model.model_dump(mode="json")
+    return normalized
 
 
 def _text(value: str, field: str, limit: int) -> str:
@@ -1283,12 +1264,19 @@ _TRIGGERS: dict[str, Callable[[Campaign, dict[str, Any]], None]] = {
     "SecretRevealed": Campaign._secret_revealed,
     "CGDateReady": Campaign._cg_date_ready,
     "CGDateBegan": Campaign._cg_date_began,
-    "CPPReplenished": Campaign._cpp_replenished,
-    "RGPurchased": Campaign._rg_purchased,
-    "ReconPurchased": Campaign._recon_purchased,
     "UndoRequested": Campaign._undo_requested,
     "UndoApplied": Campaign._undo_applied,
     "UndoRejected": Campaign._undo_rejected,
     "DisputeFiled": Campaign._dispute_filed,
     "DisputeResolved": Campaign._dispute_resolved,
+    "DefinitionAmendmentRequested": Campaign._amendment_requested,
+    "DefinitionAmended": Campaign._definition_amended,
+    "DefinitionAmendmentRejected": Campaign._amendment_rejected,
 }
+
+# Events of a ruleset's own commands were once stored under their own topics
+# (e.g. "cgledger:RGPurchased"); they load as RuleRecorded events, which
+# dispatch on the record's type like every event.
+for _rs in REGISTRY.values():
+    for _topic in _rs.rules.legacy_topics:
+        register_topic(_topic, cast(Any, Campaign).RuleRecorded)

@@ -33,9 +33,8 @@ from domain.errors import InvalidInput, NotFound, RuleViolation
 #: Events that a command appends for the ledger's own sake, not as anyone's action.
 BOOKKEEPING = frozenset({"CommitmentsPublished", "TableDefined"})
 ROLL_ONLY = frozenset({"DiceRolled", "TableRolled"})
-STATE_EVENTS = frozenset(
-    {"CGDateReady", "CGDateBegan", "CPPReplenished", "RGPurchased", "ReconPurchased"}
-)
+#: The engine's state events; each ruleset adds its own (``Rules.state_events``).
+STATE_EVENTS = frozenset({"CGDateReady", "CGDateBegan"})
 UNDO = "UndoApplied"
 REVERTIBLE = ROLL_ONLY | STATE_EVENTS | {UNDO}
 
@@ -48,6 +47,9 @@ NOT_REVERTIBLE = {
     "UndoRejected": "a rejected undo request can be filed again instead",
     "DisputeFiled": "a dispute is settled by resolving it",
     "DisputeResolved": "a resolved dispute stays resolved; undo its revert instead",
+    "DefinitionAmendmentRequested": "an amendment is answered with approve or reject",
+    "DefinitionAmended": "an approved amendment stays; a new amendment changes it back",
+    "DefinitionAmendmentRejected": "a rejected amendment can be asked for again instead",
 }
 MAX_SEQS = 100
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import kgp_commands as kgpc
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from forge import join, parse, reseal, seal_header, split
@@ -270,7 +271,7 @@ def export(ledger: Ledger) -> Export:
         return ledger.execute(cid, role, command, operation="op", body={}).seq
 
     run(REFEREE, lambda c, ctx: c.begin_cg_date(ctx, None))
-    run("German", lambda c, ctx: c.replenish_cpp(ctx, "German", None))
+    run("German", lambda c, ctx: kgpc.replenish_cpp(c, ctx, "German", None))
     for secret in (False, True, False):
         run(
             "US",

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import kgp_commands as kgpc
 import pytest
 from conftest import Game
 from conftest import assert_problem as problem
@@ -507,7 +508,7 @@ def _ledger_campaign(ledger: Ledger) -> str:
     ledger.execute(
         cid,
         "German",
-        lambda c, ctx: c.replenish_cpp(ctx, "German", None),
+        lambda c, ctx: kgpc.replenish_cpp(c, ctx, "German", None),
         operation="cpp-replenishment",
         body={},
     )
@@ -536,7 +537,7 @@ def _buyer(ledger: Ledger, cid: str, if_match: int | None = None) -> Callable[[i
             return ledger.execute(
                 cid,
                 "German",
-                lambda c, ctx: c.purchase_rg(ctx, "German", [("I2", 3)], secret=True),
+                lambda c, ctx: kgpc.purchase_rg(c, ctx, "German", [("I2", 3)], secret=True),
                 operation="rg-purchase",
                 body={"i": i},
                 if_match=if_match,
@@ -549,7 +550,7 @@ def _buyer(ledger: Ledger, cid: str, if_match: int | None = None) -> Callable[[i
 
 def test_ledger_concurrent_purchases(ledger: Ledger) -> None:
     cid = _ledger_campaign(ledger)
-    total = cppbook.total(ledger.load(cid).cpp["German"][-1])
+    total = cppbook.total(ledger.load(cid).rules["cpp"]["German"][-1])
     results = fire(N, _buyer(ledger, cid))
     failures = [r for r in results if isinstance(r, DomainError)]
     for exc in failures:
@@ -557,7 +558,7 @@ def test_ledger_concurrent_purchases(ledger: Ledger) -> None:
         assert exc.rule == "8.619"
     successes = N - len(failures)
     assert successes == min(N, total // 3)
-    line = ledger.load(cid).cpp["German"][-1]
+    line = ledger.load(cid).rules["cpp"]["German"][-1]
     assert cppbook.left(line) == total - 3 * successes >= 0
     records = _verify_ledger(ledger, cid)
     assert sum(r["type"] == "RGPurchased" for r in records) == successes

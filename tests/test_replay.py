@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 import hypothesis
+import kgp_commands as kgpc
 from eventsourcing.application import project_aggregate
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
@@ -48,7 +49,7 @@ from projections.eventlog import export_jsonl
 
 NOW = "2026-01-01T00:00:00Z"
 #: The campaign's state that state events build and an undo rebuilds.
-GAME_STATE = ("calendar", "date_index", "cpp", "steps", "ready")
+GAME_STATE = ("calendar", "date_index", "rules", "steps", "ready")
 SEALER = AesGcmSealer(bytes(32))
 SIDES = ("US", "German")
 #: A role that is neither a side nor the referee: sees public parts, may not act.
@@ -128,11 +129,11 @@ def run(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
     if kind == "begin":
         return campaign.begin_cg_date(ctx, None)
     if kind == "replenish":
-        return campaign.replenish_cpp(ctx, cmd[2], None)
+        return kgpc.replenish_cpp(campaign, ctx, cmd[2], None)
     if kind == "rg":
-        return campaign.purchase_rg(ctx, cmd[2], [(cmd[5], cmd[3])], secret=cmd[4])
+        return kgpc.purchase_rg(campaign, ctx, cmd[2], [(cmd[5], cmd[3])], secret=cmd[4])
     if kind == "recon":
-        return campaign.purchase_recon(
+        return kgpc.purchase_recon(campaign,
             ctx, cmd[2], cmd[3], lax=cmd[5], secret=cmd[4], client_nonce=None
         )
     if kind == "reveal":
@@ -283,7 +284,7 @@ def check_invariants(
         # ... and that undo is itself in force: an undone undo puts back (or
         # hands on) everything it had reverted.
         assert str(undo) not in campaign.reverted, (seq, undo)
-        assert types[int(seq)] in undobook.REVERTIBLE
+        assert types[int(seq)] in undobook.REVERTIBLE | campaign.ruleset.rules.state_events
     rebuilt = copy.deepcopy(campaign)
     rebuilt._rebuild_state()
     for name in GAME_STATE:
@@ -291,7 +292,7 @@ def check_invariants(
 
     # CPP: no line below 0, one line per CG Date, the last one is today's.
     for s in SIDES:
-        lines = campaign.cpp[s]
+        lines = campaign.rules["cpp"][s]
         assert [ln["cg_date"] for ln in lines] == campaign.calendar[: campaign.date_index + 1]
         for ln in lines:
             assert ln["start"] >= 0

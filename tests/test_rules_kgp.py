@@ -8,15 +8,17 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
+import kgp_commands as kgpc
 import pytest
 
 from cgledger.sealing import AesGcmSealer
 from domain import dice, tables
-from domain.campaign import RECON_2_CPP, RECON_LAX, Campaign, Ctx
+from domain.campaign import Campaign, Ctx
 from domain.errors import InvalidInput, RuleViolation
 from domain.rulesets import REGISTRY
 from domain.rulesets.kgp import cpp as cppbook
 from domain.rulesets.kgp import ruleset as K
+from domain.rulesets.kgp.rules import RECON_2_CPP, RECON_LAX
 from domain.visibility import REFEREE
 
 KGP = REGISTRY["kgp"]
@@ -39,8 +41,8 @@ REPLENISH = KGP.tables["kgp:8.616"]
 )
 def test_cpp_base_chart_8_6161(cg: str, date: str, us: int, german: int | None) -> None:
     """8.6161 as read from the OCR (first of each pair U.S., second German)."""
-    assert K.KgpCpp().base(cg, date, "US") == us
-    assert K.KgpCpp().base(cg, date, "German") == german
+    assert K.cpp_base(cg, date, "US") == us
+    assert K.cpp_base(cg, date, "German") == german
 
 
 @pytest.mark.parametrize(
@@ -162,8 +164,8 @@ def test_ex_8_6162_through_the_commands() -> None:
     c = _campaign(rng)
     c.begin_cg_date(_ctx("referee", rng), None)
     nonce = _nonce_for_dr(c, 6, "German", "kgp:8.616 CPP Replenishment")
-    c.replenish_cpp(_ctx("German", rng), "German", nonce)
-    line = c.cpp["German"][-1]
+    kgpc.replenish_cpp(c, _ctx("German", rng), "German", nonce)
+    line = c.rules["cpp"]["German"][-1]
     assert (line["cg_date"], line["start"], line["base"], line["repl"]) == ("19 PM", 2, 35, 29)
     assert cppbook.total(line) == 31
 
@@ -173,13 +175,13 @@ def test_overspending_is_refused_and_appends_nothing_8_619() -> None:
     c = _campaign(rng, german_cpp=5)
     before = (c.version, len(list(c.collect_events())))
     with pytest.raises(RuleViolation, match=r"^8\.619: I2 costs 6 CPP but German has 5"):
-        c.purchase_rg(_ctx("German", rng), "German", [("I2", 6)], secret=True)
+        kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 6)], secret=True)
     with pytest.raises(RuleViolation, match=r"^8\.619: 2 RG cost 6 CPP but German has 5"):
-        c.purchase_rg(_ctx("German", rng), "German", [("I2", 3), ("V3", 3)], secret=True)
+        kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 3), ("V3", 3)], secret=True)
     assert c.version == before[0]
     assert list(c.collect_events()) == []
-    c.purchase_rg(_ctx("German", rng), "German", [("I2", 5)], secret=True)
-    assert cppbook.left(c.cpp["German"][-1]) == 0
+    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 5)], secret=True)
+    assert cppbook.left(c.rules["cpp"]["German"][-1]) == 0
 
 
 def _walk_to_19_pm(rng: random.Random) -> Campaign:
@@ -188,20 +190,22 @@ def _walk_to_19_pm(rng: random.Random) -> Campaign:
     return c
 
 
+def _recon(c: Campaign, x: Ctx) -> int:
+    return kgpc.purchase_recon(c, x, "German", 1, lax=False, secret=True, client_nonce=None)
+
+
 @pytest.mark.parametrize(
     ("steps", "refused", "rule"),
     [
-        ([], lambda c, x: c.purchase_rg(x, "German", [("I2", 1)], secret=True), "8.6"),
-        ([], lambda c, x: c.purchase_recon(x, "German", 1, lax=False, secret=True,
-                                           client_nonce=None), "8.6"),
+        ([], lambda c, x: kgpc.purchase_rg(c, x, "German", [("I2", 1)], secret=True), "8.6"),
+        ([], _recon, "8.6"),
         (
             ["repl", "recon"],
-            lambda c, x: c.purchase_rg(x, "German", [("I2", 1)], secret=True),
+            lambda c, x: kgpc.purchase_rg(c, x, "German", [("I2", 1)], secret=True),
             "8.6",
         ),
-        (["repl"], lambda c, x: c.replenish_cpp(x, "German", None), "8.616"),
-        (["repl", "recon"], lambda c, x: c.purchase_recon(x, "German", 1, lax=False, secret=True,
-                                                          client_nonce=None), "8.622"),
+        (["repl"], lambda c, x: kgpc.replenish_cpp(c, x, "German", None), "8.616"),
+        (["repl", "recon"], _recon, "8.622"),
         # The referee begins the date for both sides, but the US has not rolled.
         (["repl"], lambda c, x: c.begin_cg_date(replace(x, actor=REFEREE), None), "8.616"),
     ],
@@ -213,9 +217,9 @@ def test_refit_phase_order(steps: list[str], refused: Any, rule: str) -> None:
     c = _walk_to_19_pm(rng)
     for step in steps:
         if step == "repl":
-            c.replenish_cpp(_ctx("German", rng), "German", None)
+            kgpc.replenish_cpp(c, _ctx("German", rng), "German", None)
         else:
-            c.purchase_recon(_ctx("German", rng), "German", 1, lax=False, secret=True,
+            kgpc.purchase_recon(c, _ctx("German", rng), "German", 1, lax=False, secret=True,
                              client_nonce=None)
     version = c.version
     with pytest.raises(RuleViolation) as err:
@@ -228,12 +232,12 @@ def test_initial_scenario_date_has_no_replenishment_or_recon() -> None:
     rng = random.Random(2)
     c = _campaign(rng)
     with pytest.raises(RuleViolation, match=r"^8\.6162:"):
-        c.replenish_cpp(_ctx("German", rng), "German", None)
+        kgpc.replenish_cpp(c, _ctx("German", rng), "German", None)
     with pytest.raises(RuleViolation, match=r"^8\.622:"):
-        c.purchase_recon(_ctx("German", rng), "German", 1, lax=False, secret=True,
+        kgpc.purchase_recon(c, _ctx("German", rng), "German", 1, lax=False, secret=True,
                          client_nonce=None)
     # 8.619 is a † step: RG may be bought before the Initial Scenario.
-    c.purchase_rg(_ctx("German", rng), "German", [("I2", 2)], secret=True)
+    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 2)], secret=True)
 
 
 def test_no_german_cpp_on_cg_iii_23_am_means_no_dr() -> None:
@@ -243,12 +247,12 @@ def test_no_german_cpp_on_cg_iii_23_am_means_no_dr() -> None:
                         token_hashes={})
     while c.cg_date != "23 AM":
         for side in c.sides:
-            if not c.cpp[side][-1]["initial"]:
-                c.replenish_cpp(_ctx(side, rng), side, None)
+            if not c.rules["cpp"][side][-1]["initial"]:
+                kgpc.replenish_cpp(c, _ctx(side, rng), side, None)
         c.begin_cg_date(_ctx("referee", rng), None)
     rolls = len(c.rolls)
-    c.replenish_cpp(_ctx("German", rng), "German", None)
-    assert c.cpp["German"][-1]["repl"] == 0
+    kgpc.replenish_cpp(c, _ctx("German", rng), "German", None)
+    assert c.rules["cpp"]["German"][-1]["repl"] == 0
     assert len(c.rolls) == rolls
 
 
@@ -274,13 +278,13 @@ def test_a_side_cannot_end_the_other_sides_refit_phase_8_6() -> None:
     assert (c.cg_date, c.ready) == ("19 AM", {"US": "19 PM"})
     with pytest.raises(RuleViolation, match="waiting for German"):
         c.begin_cg_date(_ctx("US", rng), None)
-    c.purchase_rg(_ctx("German", rng), "German", [("I2", 2)], secret=True)  # still 19 AM
+    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 2)], secret=True)  # still 19 AM
     c.begin_cg_date(_ctx("German", rng), None)
     assert (c.cg_date, c.ready) == ("19 PM", {})
     # At 19 PM each side must have made its 8.616 DR before it can be ready.
     with pytest.raises(RuleViolation, match=r"^8\.616: US has not made"):
         c.begin_cg_date(_ctx("US", rng), None)
-    c.replenish_cpp(_ctx("US", rng), "US", None)
+    kgpc.replenish_cpp(c, _ctx("US", rng), "US", None)
     c.begin_cg_date(_ctx("US", rng), None)
     with pytest.raises(RuleViolation, match=r"^8\.616: German has not made"):
         c.begin_cg_date(_ctx("referee", rng), None)
@@ -289,16 +293,16 @@ def test_a_side_cannot_end_the_other_sides_refit_phase_8_6() -> None:
 def test_a_secret_batch_hides_how_many_rg_were_bought_8_619() -> None:
     rng = random.Random(7)
     c = _campaign(rng, german_cpp=9)
-    seq = c.purchase_rg(_ctx("German", rng), "German", [("I2", 4), ("HW1", 5)], secret=True)
-    line = c.cpp["German"][-1]
+    seq = kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 4), ("HW1", 5)], secret=True)
+    line = c.rules["cpp"]["German"][-1]
     assert [(p["rg"], p["cpp"], p["seq"]) for p in line["purchases"]] == [
         ("I2", 4, seq),
         ("HW1", 5, seq),
     ]
     assert (line["purchase_seqs"], cppbook.left(line)) == ([seq], 0)
-    empty = c.purchase_rg(_ctx("German", rng), "German", [], secret=True)
+    empty = kgpc.purchase_rg(c, _ctx("German", rng), "German", [], secret=True)
     assert line["purchase_seqs"] == [seq, empty]
     with pytest.raises(InvalidInput):
-        c.purchase_rg(_ctx("German", rng), "German", [], secret=False)
+        kgpc.purchase_rg(c, _ctx("German", rng), "German", [], secret=False)
     with pytest.raises(InvalidInput, match=r"^8\.6191"):
-        c.purchase_rg(_ctx("German", rng), "German", [("I2\n", 1)], secret=True)
+        kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2\n", 1)], secret=True)

@@ -241,7 +241,7 @@ class CampaignMachine(RuleBasedStateMachine):
     def advance(self) -> None:
         """The referee replenishes whoever is due and begins the next CG Date."""
         for side in SIDES:
-            line = self.live().cpp[side][-1]
+            line = self.live().rules["cpp"][side][-1]
             if not line["initial"] and line["repl_seq"] is None:
                 self.append(REFEREE, "/cpp-replenishments", {"side": side})
         self.append(REFEREE, "/cg-dates", {})

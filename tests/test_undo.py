@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import hypothesis
+import kgp_commands as kgpc
 import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
@@ -117,7 +118,7 @@ def kgp() -> tuple[Campaign, Any]:
 
 
 def buy(campaign: Campaign, ctx: Any, side: str, rg: str = "I2", cpp: int = 2) -> int:
-    return campaign.purchase_rg(ctx(side), side, [(rg, cpp)], secret=False)
+    return kgpc.purchase_rg(campaign, ctx(side), side, [(rg, cpp)], secret=False)
 
 
 def status_of(campaign: Campaign, seq: int) -> str:
@@ -131,10 +132,10 @@ def status_of(campaign: Campaign, seq: int) -> str:
 def test_a_side_undoes_its_own_latest_purchase_alone(kgp: tuple[Campaign, Any]) -> None:
     campaign, ctx = kgp
     seq = buy(campaign, ctx, "German")
-    assert campaign.cpp["German"][-1]["purchases"]
+    assert campaign.rules["cpp"]["German"][-1]["purchases"]
     last = campaign.request_undo(ctx("German"), seqs=[seq], to_seq=None, reason="misclick")
     assert status_of(campaign, last) == "applied"
-    assert campaign.cpp["German"][-1]["purchases"] == []
+    assert campaign.rules["cpp"]["German"][-1]["purchases"] == []
     assert campaign.reverted_by(seq) == last
 
 
@@ -172,8 +173,8 @@ def test_the_suffix_rule_names_the_later_state_events(kgp: tuple[Campaign, Any])
     assert str(second) in err.value.detail
     assert f"to_seq {first - 1}" in err.value.detail
     campaign.request_undo(ctx(REFEREE), seqs=[first, second], to_seq=None, reason="x")
-    assert campaign.cpp["German"][-1]["purchases"] == []
-    assert campaign.cpp["US"][-1]["purchases"] == []
+    assert campaign.rules["cpp"]["German"][-1]["purchases"] == []
+    assert campaign.rules["cpp"]["US"][-1]["purchases"] == []
 
 
 def test_an_undo_is_undone_only_if_nothing_was_built_on_it(kgp: tuple[Campaign, Any]) -> None:
@@ -185,7 +186,7 @@ def test_an_undo_is_undone_only_if_nothing_was_built_on_it(kgp: tuple[Campaign, 
         campaign.request_undo(ctx(REFEREE), seqs=[undo], to_seq=None, reason="y")
     assert str(later) in err.value.detail
     campaign.request_undo(ctx(REFEREE), seqs=[undo, later], to_seq=None, reason="y")
-    assert [p["rg"] for p in campaign.cpp["German"][-1]["purchases"]] == ["I2"]
+    assert [p["rg"] for p in campaign.rules["cpp"]["German"][-1]["purchases"]] == ["I2"]
 
 
 @pytest.mark.parametrize(

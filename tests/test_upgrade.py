@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import kgp_commands as kgpc
+
 from cgledger.ledger import Ledger
 from domain.campaign import SCHEMA, Campaign
 
@@ -42,7 +44,7 @@ def _buy(ledger: Ledger, cid: str) -> int:
     done = ledger.execute(
         cid,
         "German",
-        lambda c, ctx: c.purchase_rg(ctx, "German", [("I2", 1)], secret=True),
+        lambda c, ctx: kgpc.purchase_rg(c, ctx, "German", [("I2", 1)], secret=True),
         operation="rg",
         body={},
     )
@@ -73,5 +75,5 @@ def test_a_snapshot_of_the_old_schema_is_replaced_by_a_replay(ledger: Ledger) ->
     )
     campaign = ledger.load(cid)
     assert campaign.reverted_by(second) == done.seq
-    assert [p["rg"] for p in campaign.cpp["German"][-1]["purchases"]] == ["I2"]
-    assert campaign.cpp["German"][-1]["purchase_seqs"] == [first]
+    assert [p["rg"] for p in campaign.rules["cpp"]["German"][-1]["purchases"]] == ["I2"]
+    assert campaign.rules["cpp"]["German"][-1]["purchase_seqs"] == [first]

@@ -35,7 +35,6 @@ from domain.dice import canon
 from domain.rulesets import REGISTRY
 
 KGP = REGISTRY["kgp"]
-assert KGP.cpp is not None
 CLI = Path(sys.executable).with_name("cgledger")
 ROLES = ("US", "German", "referee")
 #: Replacement bytes for the thorough pass: digits, hex, letters, JSON syntax,

@@ -1,9 +1,14 @@
-"""The one interface every ruleset (KGP, ABtF, SG, ... ) implements.
+"""The one interface every ruleset (KGP, ABtF, SG, ...) implements.
 
-A ruleset is data (sides, campaigns, CG calendars, RePh steps, charts) plus a
-few small rule functions. The engine (``domain.campaign``) only talks to these
-types, so adding a fourth HASL system means adding one package under
-``domain/rulesets`` and one line in ``domain.rulesets.REGISTRY``.
+A ruleset is a package under ``domain/rulesets/`` that exports one
+:class:`Ruleset` object named ``RULESET``: data (sides, campaigns and their CG
+calendars, the RePh step sequence, the die tables, the CG definition model
+and its sample) plus a :class:`Rules` object with the few rule functions the
+engine calls (the roster arithmetic, the ruleset's own commands, the check it
+makes before a new CG Date). The engine (``domain.campaign``), the API and the
+projections only talk to these types and never ask which ruleset they run: a
+fourth HASL system is one new package and one :func:`domain.rulesets.register`
+call (``tests/test_fourth_ruleset.py`` plays one through the REST API).
 """
 
 from __future__ import annotations
@@ -12,17 +17,47 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel
 
 from domain.tables import Table
+
+if TYPE_CHECKING:
+    from domain.context import Ctx
+
+#: RePh step markers, as the rule texts print them (KGP 8.6, ABtF 9.6):
+#: "§" the step reaches CG-Scenario End, "†" the only steps before an Initial
+#: Scenario, "‡" only when a non-Initial scenario will be played, "*" repeated
+#: on Idle dates until a scenario is generated.
+MARKERS = ("§", "†", "‡", "*")
 
 
 @dataclass(frozen=True)
 class RePhStep:
-    """One numbered step of the Refit Phase sequence, as the rulebook lists it."""
+    """One numbered step of the Refit Phase sequence, as the rulebook lists it.
+
+    ``sides``: the sides that act in it (empty: every side). ``joint``: both
+    sides take it together (New CG Date, Initiative). ``action``: the id of the
+    ruleset action (:class:`Action`) that must be done before the step can be
+    passed, if any. ``from_date``: the first CG Date it applies on (``None``:
+    every date). ``reading``: where the OCR lost or garbled a marker, the
+    reading taken and why.
+    """
 
     id: str
     title: str
+    markers: tuple[str, ...] = ()
+    sides: tuple[str, ...] = ()
+    joint: bool = False
+    action: str | None = None
+    from_date: str | None = None
+    reading: str = ""
+
+    def __post_init__(self) -> None:
+        bad = [m for m in self.markers if m not in MARKERS]
+        if bad:
+            raise ValueError(f"{self.id}: unknown step markers {bad}")
 
 
 @dataclass(frozen=True)
@@ -44,18 +79,127 @@ class CampaignDef:
     notes: str = ""
 
 
-class CppRules(Protocol):
-    """CPP replenishment, purchase and recon rules of a ruleset. The rolls are
-    read off the ruleset's tables ``<ruleset>:<replenish_rule>`` and
-    ``<ruleset>:<recon_rule>``."""
+class Engine(Protocol):
+    """What a ruleset's command may use of the campaign aggregate."""
 
-    replenish_rule: str
-    purchase_rule: str
-    recon_rule: str | None
+    @property
+    def cid(self) -> str: ...
 
-    def base(self, campaign: str, cg_date: str, side: str) -> int | None:
-        """The CPP Base # for ``side`` on ``cg_date``; ``None`` when no CPP arrive."""
-        ...
+    @property
+    def ruleset_id(self) -> str: ...
+
+    @property
+    def campaign_name(self) -> str: ...
+
+    @property
+    def cg_date(self) -> str: ...
+
+    @property
+    def sides(self) -> list[str]: ...
+
+    @property
+    def rules(self) -> dict[str, Any]: ...
+
+    def require_side(self, ctx: Ctx, side: str | None) -> str: ...
+
+    def check_step_order(self, side: str, step: str) -> None: ...
+
+    def table(self, table_id: str) -> Table: ...
+
+    def roll_on(
+        self,
+        ctx: Ctx,
+        table: Table,
+        drm: list[Any],
+        inputs: dict[str, Any],
+        *,
+        secret: bool,
+        client_nonce: str | None,
+    ) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]: ...
+
+    def rule_payload(self, side: str, step: str) -> dict[str, Any]: ...
+
+    def append(
+        self,
+        ctx: Ctx,
+        kind: str,
+        payload: dict[str, Any],
+        values: dict[str, Any],
+        *,
+        owner: str | None,
+    ) -> int: ...
+
+
+@dataclass(frozen=True)
+class Action:
+    """A command of the ruleset, served at ``POST /v1/campaigns/{id}/{path}``.
+
+    ``body`` is the pydantic model of its request body; ``run`` checks the
+    rule, rolls and appends, and returns the seq of its main event.
+    """
+
+    path: str
+    rule: str
+    summary: str
+    body: type[BaseModel]
+    run: Callable[[Engine, Ctx, Any], int]
+
+
+class Rules:
+    """The rule functions the engine calls. The defaults are those of a ruleset
+    that keeps no roster state of its own; a ruleset overrides what it has."""
+
+    #: Event types this ruleset appends that change campaign state (they are
+    #: undone by replay, DESIGN §5).
+    state_events: frozenset[str] = frozenset()
+    #: What its state handlers read of a state event's values (all the undo
+    #: rebuild keeps).
+    state_keys: frozenset[str] = frozenset()
+    #: The topics such events were once stored under, so old logs still load.
+    legacy_topics: tuple[str, ...] = ()
+    #: Its commands, by ``Action.path``.
+    actions: Mapping[str, Action] = MappingProxyType({})
+    #: Whether it has a CG Roster (``roster`` below).
+    has_roster: bool = False
+
+    def genesis(self, sides: tuple[str, ...], initial: dict[str, int]) -> dict[str, Any]:
+        """What creation records for the roster: e.g. each side's initial points."""
+        del sides, initial
+        return {}
+
+    def initial_state(self, genesis: dict[str, Any], sides: list[str]) -> dict[str, Any]:
+        """The ruleset's own state as the campaign was created."""
+        del genesis, sides
+        return {}
+
+    def on_new_date(self, state: dict[str, Any], cg_date: str) -> None:
+        """A new CG Date began (after every side was ready)."""
+        del state, cg_date
+
+    def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
+        """Apply one of ``state_events`` (its public and secret values) to ``state``."""
+        del state, kind, seq, values
+
+    def before_new_date(self, engine: Engine, sides: list[str]) -> None:
+        """Refuse (``RuleViolation``) a new CG Date that ``sides`` may not begin yet."""
+        del engine, sides
+
+    def roster(
+        self, engine: Engine, side: str, visible: Callable[[int | None], bool]
+    ) -> dict[str, Any]:
+        """The side's CG Roster; ``visible(seq)`` says whether the viewer may see an event."""
+        del engine, side, visible
+        raise NotImplementedError
+
+    def verify_result(self, created: dict[str, Any], values: dict[str, Any]) -> str | None:
+        """Offline check of what a rule command took from its table roll
+        (``cgledger verify``): an error message, or ``None`` if it is right."""
+        del created, values
+        return None
+
+    def roll_rules(self) -> frozenset[str]:
+        """Rule ids (``<ruleset>:<rule>``) whose rolls only its commands make."""
+        return frozenset()
 
 
 @dataclass(frozen=True)
@@ -68,9 +212,16 @@ class Ruleset:
     normalize_date: Callable[[str], str | None]
     #: The RePh step that begins a new CG Date (e.g. KGP 8.612, 8.6121).
     new_date_step: str
-    cpp: CppRules | None = None
+    #: The rule that puts the steps in their numbered order (KGP 8.6, ABtF 9.6).
+    sequence_rule: str
+    #: The pydantic model of a CG definition (DESIGN §7) and its synthetic sample.
+    definition: type[BaseModel]
+    sample_definition: Mapping[str, Any]
+    rules: Rules = field(default_factory=Rules)
     #: Every die table of the ruleset by id ("kgp:8.606-infantry"), as data.
     tables: Mapping[str, Table] = field(default_factory=lambda: MappingProxyType({}))
+    #: Scenario types the Initiative Determination can generate (DESIGN §8).
+    scenario_types: tuple[str, ...] = ()
     notes: str = ""
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
@@ -79,6 +230,12 @@ class Ruleset:
             self._step_index[step.id] = i
         if self.new_date_step not in self._step_index:
             raise ValueError(f"{self.id}: {self.new_date_step} is not a RePh step")
+        for step in self.reph_steps:
+            for side in step.sides:
+                if side not in self.sides:
+                    raise ValueError(f"{self.id} {step.id}: unknown side {side!r}")
+            if step.action is not None and step.action not in self.rules.actions:
+                raise ValueError(f"{self.id} {step.id}: unknown action {step.action!r}")
 
     def table(self, table_id: str) -> Table | None:
         """A table by its id, with or without the "<ruleset>:" prefix."""

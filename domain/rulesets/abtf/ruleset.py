@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from domain.rulesets.abtf import definition
 from domain.rulesets.abtf import tables as abtf_tables
 from domain.rulesets.base import CampaignDef, RePhStep, Ruleset, period_date_normalizer
 
@@ -73,6 +74,10 @@ RULESET = Ruleset(
     reph_steps=REPH_STEPS,
     normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "eve": "EVE", "n": "N"}),
     new_date_step="9.612",  # 9.6121 New CG Date
+    sequence_rule="9.6",
+    definition=definition.MODEL,
+    sample_definition=definition.SAMPLE,
+    scenario_types=("dual-attack", "german-assault", "british-assault", "idle"),  # 9.6213
     notes="CPP (9.616-9.617) and the Roster are not implemented for ABtF yet.",
     tables=abtf_tables.TABLES,
 )

@@ -67,3 +67,7 @@ def next_start(line: Line) -> int:
     """8.622: Recon CPP are deducted from the Left total, and the new total is
     recorded in the next CG Date's Start column (8.6162 copies Left into Start)."""
     return left(line) - line["recon_cpp"]
+
+
+#: The CG Roster's CPP columns after ``cg_date``, in the paper Roster's order.
+COLUMNS = ("start", "repl", "total", "rg_purchased", "spent", "left", "recon", "recon_cpp")

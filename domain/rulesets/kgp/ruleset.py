@@ -37,7 +37,9 @@ from domain.rulesets.base import (
     Ruleset,
     period_date_normalizer,
 )
+from domain.rulesets.kgp import definition
 from domain.rulesets.kgp import tables as kgp_tables
+from domain.rulesets.kgp.rules import CppRules
 
 US = "US"
 GERMAN = "German"
@@ -150,16 +152,10 @@ REPH_STEPS = tuple(
 )
 
 
-class KgpCpp:
-    """8.616 CPP Replenishment, 8.619 RG purchases, 8.622 Recon."""
-
-    replenish_rule = "8.616"
-    purchase_rule = "8.619"
-    recon_rule: str | None = "8.622"
-
-    def base(self, campaign: str, cg_date: str, side: str) -> int | None:
-        us, german = CPP_BASE[campaign][cg_date]
-        return us if side == US else german
+def cpp_base(campaign: str, cg_date: str, side: str) -> int | None:
+    """8.6161: the CPP Base # of ``side`` on ``cg_date`` (``None``: a "-" cell)."""
+    us, german = CPP_BASE[campaign][cg_date]
+    return us if side == US else german
 
 
 RULESET = Ruleset(
@@ -170,6 +166,10 @@ RULESET = Ruleset(
     reph_steps=REPH_STEPS,
     normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "n": "N"}),
     new_date_step="8.612",  # 8.6121 New CG Date
-    cpp=KgpCpp(),
+    sequence_rule="8.6",
+    definition=definition.MODEL,
+    sample_definition=definition.SAMPLE,
+    rules=CppRules("kgp", cpp_base),
     tables=kgp_tables.TABLES,
+    scenario_types=("dual-attack", "german-assault", "us-assault", "idle"),  # 8.6232-8.6234
 )

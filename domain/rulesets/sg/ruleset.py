@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from domain.rulesets.base import CampaignDef, RePhStep, Ruleset, period_date_normalizer
+from domain.rulesets.sg import definition
 from domain.rulesets.sg import tables as sg_tables
 
 AMERICAN = "American"
@@ -64,6 +65,9 @@ RULESET = Ruleset(
         {"morning": "Morning", "afternoon": "Afternoon", "evening": "Evening", "night": "Night"}
     ),
     new_date_step="4.0",  # 4.0 Next CG Scenario
+    sequence_rule="1.2",  # "complete each step before moving on to the next step"
+    definition=definition.MODEL,
+    sample_definition=definition.SAMPLE,
     tables=sg_tables.TABLES,
     notes="Purchase Points (2.92, 3.4) are not implemented for SG yet.",
 )
