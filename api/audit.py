@@ -61,7 +61,7 @@ def as_of(ledger: Ledger, campaign: Campaign, at: int | None) -> Campaign:
 def event_item(campaign: Campaign, record: dict[str, Any], role: str) -> dict[str, Any]:
     """One event as ``role`` may see it, marked with the undo that reverted it."""
     seq = record["seq"]
-    item = redact(record, role, revealed=campaign.is_revealed(seq))
+    item = redact(record, role, revealed=record["secret"] is not None and campaign.is_revealed(seq))
     item["reverted_by"] = campaign.reverted_by(seq)
     return item
 

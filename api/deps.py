@@ -178,7 +178,7 @@ def campaign_view(campaign: Campaign) -> dict[str, Any]:
         },
         "ready_for_next_cg_date": sorted(campaign.ready),
         "definition_hash": campaign.definition_hash,
-        "rolls": len(campaign.rolls),
+        "rolls": campaign.roll_count,
         "version": campaign.version,
         "head": campaign.head,
     }
@@ -190,10 +190,10 @@ def _roll(ledger: Ledger, campaign: Campaign, role: str, index: int) -> dict[str
 
 def _reveal_of(ledger: Ledger, campaign: Campaign, record: dict[str, Any]) -> dict[str, Any] | None:
     """The SecretRevealed record of ``record``'s secret part, if it was revealed."""
-    info = campaign.secrets.get(str(record["seq"]))
-    if info is None or info["revealed_seq"] is None:
+    revealed = campaign.revealed_by(record["seq"]) if record["secret"] is not None else None
+    if revealed is None:
         return None
-    return ledger.record(campaign, info["revealed_seq"])
+    return ledger.record(campaign, revealed)
 
 
 def _seen_with(ledger: Ledger, campaign: Campaign, record: dict[str, Any]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from eventsourcing.application import AggregateNotFoundError, Application, project_aggregate
+from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 
 from cgledger.sealing import AesGcmSealer, load_or_create_key
@@ -29,13 +30,94 @@ from cgledger.signing import CheckpointSigner, load_or_create_signing_key
 from domain.campaign import SCHEMA, Campaign, Ctx, token_hash
 from domain.dice import canon
 from domain.errors import IdempotencyMismatch, NotFound, VersionConflict
+from domain.history import IDEM, INDEXED, index_entries
 from domain.rulesets import REGISTRY
 from domain.visibility import REFEREE
 
 MAX_ATTEMPTS = 20
+MAX_SEQ = 2**63 - 1
 _IDEM_NAMESPACE = uuid.UUID("6f1d2a52-4c1e-4f0b-9f7e-2b8d8e1c0a11")
 
 Command = Callable[[Campaign, Ctx], int]
+
+
+class IndexEntry(DomainEvent):
+    """A keyed entry of a campaign (``domain.history``), stored as the only
+    event of its own stream (``uuid5(campaign, key)``): written once, in the
+    same transaction as the campaign event it points at, and read by key."""
+
+    TOPIC = "cgledger:IndexEntry"
+    value: dict[str, Any]
+
+
+def _entry_id(campaign_id: uuid.UUID, name: str) -> uuid.UUID:
+    return uuid.uuid5(campaign_id, name)
+
+
+class StoreHistory:
+    """``domain.history.History`` over the event store: records by seq, keys
+    by their entry streams, and the records a command appended but has not
+    saved yet (``remember``), which ``Ledger`` then saves with their entries."""
+
+    def __init__(self, store: Application[uuid.UUID], campaign_id: uuid.UUID) -> None:
+        self.store = store
+        self.campaign_id = campaign_id
+        self.pending: dict[int, dict[str, Any]] = {}
+        self.pending_index: dict[str, dict[str, Any]] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> StoreHistory:
+        return self  # it reads the store; a copy of the campaign reads the same one
+
+    def record(self, seq: int) -> dict[str, Any]:
+        found = self.pending.get(seq)
+        if found is not None:
+            return found
+        events = self.store.events.get(self.campaign_id, gt=seq - 1, lte=seq, limit=1)
+        for event in events:
+            record: dict[str, Any] = event.record  # type: ignore[attr-defined]
+            return record
+        raise NotFound(f"no event {seq} in this campaign", field="seq")
+
+    def records(self, after: int, upto: int) -> list[dict[str, Any]]:
+        events = self.store.events.get(self.campaign_id, gt=after, lte=upto)
+        found = {e.record["seq"]: e.record for e in events}  # type: ignore[attr-defined]
+        found.update({s: r for s, r in self.pending.items() if after < s <= upto})
+        return [found[s] for s in sorted(found)]
+
+    def lookup(self, name: str, upto: int) -> dict[str, Any] | None:
+        value = self.pending_index.get(name)
+        if value is None:
+            for event in self.store.events.get(_entry_id(self.campaign_id, name), limit=1):
+                value = event.value  # type: ignore[attr-defined]
+        return value if value is not None and value["seq"] <= upto else None
+
+    def remember(self, record: dict[str, Any]) -> None:
+        self.pending[record["seq"]] = record
+        for name, value in index_entries(record):
+            self.pending_index.setdefault(name, value)
+
+    def entries(self, after: int) -> list[IndexEntry]:
+        """The entry events of the records appended after seq ``after``."""
+        out = []
+        for seq in sorted(s for s in self.pending if s > after):
+            for name, value in index_entries(self.pending[seq]):
+                out.append(_entry(self.campaign_id, name, value))
+        return out
+
+
+def _entry(campaign_id: uuid.UUID, name: str, value: dict[str, Any]) -> IndexEntry:
+    return IndexEntry(  # type: ignore[call-arg]
+        originator_id=_entry_id(campaign_id, name),
+        originator_version=1,
+        timestamp=IndexEntry.create_timestamp(),
+        value=value,
+    )
+
+
+def _history(campaign: Campaign) -> StoreHistory:
+    history = campaign.history
+    assert isinstance(history, StoreHistory), "the Ledger attaches a StoreHistory on load"
+    return history
 
 
 class CampaignStore(Application[uuid.UUID]):
@@ -106,6 +188,8 @@ class Ledger:
         # the id cannot be computed from the key alone.
         self._id_key = hashlib.sha256(b"cgledger/v1/idempotency-id\n" + key).digest()
         self._idem_key = hashlib.sha256(b"cgledger/v1/idempotency-key\n" + key).digest()
+        #: Campaigns known to have every keyed entry (``_backfill``).
+        self._indexed: set[uuid.UUID] = set()
 
     def close(self) -> None:
         self.store.close()
@@ -119,13 +203,33 @@ class Ledger:
             raise NotFound(f"unknown campaign {campaign_id!r}", field="id") from None
         try:
             campaign: Campaign = self.store.repository.get(cid, version=version)
-            if getattr(campaign, "schema", 1) >= SCHEMA:
-                return campaign
+            if getattr(campaign, "schema", 1) < SCHEMA:
+                campaign = self._replay(cid, version)
         except AggregateNotFoundError:
             raise NotFound(f"unknown campaign {campaign_id!r}", field="id") from None
         except AttributeError:
-            pass  # events applied on top of a snapshot of an older schema
-        return self._replay(cid, version)
+            # events applied on top of a snapshot of an older schema
+            campaign = self._replay(cid, version)
+        history = StoreHistory(self.store, cid)
+        campaign.attach(history)
+        if cid not in self._indexed:
+            self._backfill(cid, history)
+        return campaign
+
+    def _backfill(self, cid: uuid.UUID, history: StoreHistory) -> None:
+        """A campaign recorded before its keyed entries existed (``domain.history``)
+        gets them all, then the mark that says so; checked once per process."""
+        if history.lookup(INDEXED, MAX_SEQ) is None:
+            entries = []
+            for event in self.store.events.get(cid):
+                for name, value in index_entries(event.record):  # type: ignore[attr-defined]
+                    if name != INDEXED:
+                        entries.append(_entry(cid, name, value))
+            entries.append(_entry(cid, INDEXED, {"seq": 1}))
+            for start in range(0, len(entries), 1000):
+                with contextlib.suppress(IntegrityError):  # another process wrote them
+                    self.store.save(*entries[start : start + 1000])
+        self._indexed.add(cid)
 
     def _replay(self, cid: uuid.UUID, version: int | None) -> Campaign:
         """Rebuild from the events alone, ignoring snapshots of an older schema
@@ -134,7 +238,8 @@ class Ledger:
         found = project_aggregate(None, self.store.events.get(cid, lte=version))
         if not isinstance(found, Campaign):
             raise NotFound(f"unknown campaign {cid}", field="id")
-        self._snapshot(found)
+        if version is None:
+            self._snapshot(found)
         return found
 
     def _snapshot(self, campaign: Campaign) -> None:
@@ -200,6 +305,7 @@ class Ledger:
         actor: str,
         idempotency: dict[str, str] | None = None,
         request_id: str | None = None,
+        history: StoreHistory | None = None,
     ) -> Ctx:
         return Ctx(
             actor=actor,
@@ -208,6 +314,7 @@ class Ledger:
             sealer=self.sealer,
             idempotency=idempotency,
             request_id=request_id if request_id is not None else uuid.uuid4().hex,
+            history=history,
         )
 
     def create_campaign(
@@ -246,8 +353,9 @@ class Ledger:
             if existing is not None:
                 return self._replay_creation(existing, idem)
         tokens = {role: "cgl_" + secrets.token_urlsafe(32) for role in (*sides, REFEREE)}
+        history = StoreHistory(self.store, campaign_id)
         agg = Campaign.create(
-            self.ctx("creator", idem, request_id),
+            self.ctx("creator", idem, request_id, history),
             campaign_id=campaign_id,
             ruleset_id=ruleset,
             campaign_name=campaign,
@@ -258,7 +366,7 @@ class Ledger:
             token_hashes={role: token_hash(t) for role, t in tokens.items()},
         )
         try:
-            self.store.save(agg)
+            self.store.save(agg, *history.entries(0))
         except IntegrityError:
             if idem is None:
                 raise
@@ -269,13 +377,12 @@ class Ledger:
 
     def _existing(self, campaign_id: uuid.UUID) -> Campaign | None:
         try:
-            found: Campaign = self.store.repository.get(campaign_id)
-        except AggregateNotFoundError:
+            return self.load(str(campaign_id))
+        except NotFound:
             return None
-        return found
 
     def _replay_creation(self, campaign: Campaign, idem: dict[str, str]) -> Created:
-        stored = campaign.idempotency.get(idem["key"])
+        stored = campaign.lookup(IDEM, idem["key"])
         if stored is None or stored["fingerprint"] != idem["fingerprint"]:
             raise IdempotencyMismatch(
                 "this Idempotency-Key was used for a different request", field="Idempotency-Key"
@@ -312,7 +419,7 @@ class Ledger:
             first = attempt == 0 and loaded is not None
             campaign = loaded if first and loaded is not None else self.load(campaign_id)
             if idem is not None:
-                stored = campaign.idempotency.get(idem["key"])
+                stored = campaign.lookup(IDEM, idem["key"])
                 if stored is not None:
                     if stored["fingerprint"] != request_fp:
                         raise IdempotencyMismatch(
@@ -331,7 +438,7 @@ class Ledger:
             before = campaign.version
             seq = command(campaign, self.ctx(role, idem, request_id))
             try:
-                self.store.save(campaign)
+                self.store.save(campaign, *_history(campaign).entries(before))
             except IntegrityError:
                 if if_match is not None:
                     raise VersionConflict(
@@ -342,7 +449,8 @@ class Ledger:
                 # on the new state, so its rules are checked again.
                 time.sleep(random.uniform(0, 0.002 * (attempt + 1)))  # noqa: S311
                 continue
-            if "UndoApplied" in campaign.types[before:]:
+            appended = _history(campaign).pending
+            if any(appended[s]["type"] == "UndoApplied" for s in appended if s > before):
                 # An undo rebuilds the state from every state event in force;
                 # a snapshot at once spares every later load from redoing it.
                 self._snapshot(campaign)

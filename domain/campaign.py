@@ -21,16 +21,19 @@ from typing import Any, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import register_topic
 from pydantic import ValidationError
 
 from domain import definitions as defbook
 from domain import dice
+from domain import history as historybook
 from domain import tables as tablebook
 from domain import undo as undobook
 from domain.chain import GENESIS, META, event_hash, secret_digest
 from domain.context import Ctx, Sealer
 from domain.errors import Forbidden, InvalidInput, NotFound, RuleViolation
+from domain.history import History, MemoryHistory
 from domain.rulesets import REGISTRY, Ruleset
 from domain.visibility import REFEREE
 
@@ -39,8 +42,9 @@ MAX_INITIAL_CPP = 10_000
 SEED_BYTES = 32
 #: The shape of the aggregate's state. A snapshot of an older shape is not
 #: used: the Ledger rebuilds the campaign from its events instead (2: undo;
-#: 3: the ruleset's own state under ``rules``).
-SCHEMA = 3
+#: 3: the ruleset's own state under ``rules``; 4: what grows with the history
+#: is read by key, ``domain.history``).
+SCHEMA = 4
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
 _STATE_KEYS = frozenset({"side", "cg_date", "step", "next"})
@@ -65,6 +69,20 @@ class Campaign(Aggregate):
     class Created(Event, Aggregate.Created):
         TOPIC = "cgledger:Campaign.Created"
 
+    class Snapshot(LibrarySnapshot):
+        """A snapshot of the state only: the attached history stays out."""
+
+        TOPIC = "cgledger:Campaign.Snapshot"
+
+        @classmethod
+        def take(cls, aggregate: Any) -> Any:
+            history = aggregate.__dict__.pop("_history", None)
+            try:
+                return super().take(aggregate)
+            finally:
+                if history is not None:
+                    aggregate.__dict__["_history"] = history
+
     # ------------------------------------------------------------------ events
     # Each @event body only applies a record that a command built.
 
@@ -83,11 +101,13 @@ class Campaign(Aggregate):
         #: When the head event was recorded (a checkpoint's ``time``).
         self.head_at = ""
         self.token_hashes: dict[str, str] = {}
-        self.commitments: list[str] = []
-        self.sealed: list[dict[str, Any]] = []
-        self.rolls: list[int] = []
-        self.secrets: dict[str, dict[str, Any]] = {}
-        self.idempotency: dict[str, dict[str, Any]] = {}
+        #: The last two batches of dice commitments (``first``, ``commitments``,
+        #: sealed ``blob``): the next roll's seed is in one of them. Older
+        #: batches are read by key (``domain.history``).
+        self.batches: list[dict[str, Any]] = []
+        #: How many roll indices have a published commitment, and how many are used.
+        self.committed = 0
+        self.roll_count = 0
         #: The ruleset's own state (``Rules.initial_state``), e.g. KGP's CPP lines.
         self.rules: dict[str, Any] = {}
         self.steps: dict[str, str | None] = {}
@@ -95,8 +115,7 @@ class Campaign(Aggregate):
         self.ready: dict[str, str] = {}
         #: Content hash -> seq of the TableDefined event (see recorded_tables).
         self.table_defs: dict[str, int] = {}
-        # Undo by replay (domain.undo). The type of every event, by seq - 1:
-        self.types: list[str] = []
+        # Undo by replay (domain.undo).
         #: The revertible events (domain.undo.Book) and which are reverted, by which undo.
         self.revertible: undobook.Book = {}
         self.reverted: dict[str, int] = {}
@@ -191,20 +210,10 @@ class Campaign(Aggregate):
         seq = record["seq"]
         self.head = record["hash"]
         self.head_at = record["recorded_at"]
-        if record["secret"] is not None:
-            self.secrets[str(seq)] = {
-                "owner": p["owner"],
-                "revealed_seq": None,
-                "roll_index": p["roll"]["index"] if "roll" in p else None,
-            }
         kind = record["type"]
         if "roll" in p:
-            self.rolls.append(seq)
+            self.roll_count += 1
             self.pending_reroll.pop(p["roll"]["side"], None)
-        idem = record.get("internal", {}).get("idempotency")
-        if idem is not None:
-            self.idempotency[idem["key"]] = {**idem, "seq": seq}
-        self.types.append(kind)
         if kind not in undobook.BOOKKEEPING:
             self.last_event = seq
         values = {**p, **(record["secret"] or {})}
@@ -279,20 +288,16 @@ class Campaign(Aggregate):
                 self._on_state(entry["type"], entry["seq"], entry["values"])
 
     def _on_CommitmentsPublished(self, record: dict[str, Any], p: dict[str, Any]) -> None:
-        self.commitments.extend(p["commitments"])
-        self.sealed.append(
-            {
-                "first": p["first_index"],
-                "count": len(p["commitments"]),
-                "blob": record["internal"]["sealed"],
-            }
-        )
+        self.committed = p["first_index"] + len(p["commitments"])
+        batch = {
+            "first": p["first_index"],
+            "commitments": list(p["commitments"]),
+            "blob": record["internal"]["sealed"],
+        }
+        self.batches = [*self.batches[-1:], batch]
 
     def _on_TableDefined(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.recorded_tables()[p["hash"]] = record["seq"]
-
-    def _on_SecretRevealed(self, record: dict[str, Any], p: dict[str, Any]) -> None:
-        self.secrets[str(p["of_seq"])]["revealed_seq"] = record["seq"]
 
     def _on_UndoRequested(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.undo_requests[str(record["seq"])] = {
@@ -419,25 +424,73 @@ class Campaign(Aggregate):
         """The seq of the undo that reverted event ``seq``, if it is reverted."""
         return self.reverted.get(str(seq))
 
+    @property
+    def history(self) -> History:
+        """Where the records and keys this aggregate does not keep are read."""
+        found: History | None = self.__dict__.get("_history")
+        if found is None:
+            raise RuntimeError("the campaign's history is not attached (Campaign.attach)")
+        return found
+
+    def attach(self, history: History) -> None:
+        """Attach the history the campaign's records are read from. Kept out
+        of snapshots (``Campaign.Snapshot``)."""
+        self.__dict__["_history"] = history
+
+    def lookup(self, kind: str, name: object) -> dict[str, Any] | None:
+        """A keyed entry (``domain.history``) as of this version."""
+        return self.history.lookup(historybook.key(kind, name), self.version)
+
+    def record(self, seq: int) -> dict[str, Any]:
+        """The stored record of event ``seq`` (server side: unredacted)."""
+        if not 1 <= seq <= self.version:
+            raise NotFound(f"no event {seq} in this campaign", field="seq")
+        return self.history.record(seq)
+
+    def _type_of(self, seq: int) -> str:
+        return str(self.record(seq)["type"])
+
+    def revealed_by(self, seq: int) -> int | None:
+        """The seq of the ``SecretRevealed`` event of event ``seq``, if any."""
+        found = self.lookup(historybook.REVEAL, seq)
+        return None if found is None else int(found["seq"])
+
     def is_revealed(self, seq: int) -> bool:
-        info = self.secrets.get(str(seq))
-        return info is not None and info["revealed_seq"] is not None
+        return self.revealed_by(seq) is not None
 
     def secret_owner(self, seq: int) -> str | None:
-        info = self.secrets.get(str(seq))
-        return None if info is None else str(info["owner"])
+        record = self.record(seq)
+        return None if record["secret"] is None else str(record["payload"]["owner"])
+
+    def commitment(self, index: int) -> str:
+        """The published commitment of roll index ``index``."""
+        return str(self._batch(index)["commitments"][index % dice.BATCH_SIZE])
 
     def seed(self, index: int, sealer: Sealer) -> bytes:
         """The seed behind commitment ``index``, unsealed (server side only)."""
-        for batch in self.sealed:
-            if batch["first"] <= index < batch["first"] + batch["count"]:
-                raw = sealer.unseal(batch["blob"], self._aad(batch["first"]))
-                offset = (index - batch["first"]) * SEED_BYTES
-                seed = raw[offset : offset + SEED_BYTES]
-                if dice.commitment(self.cid, index, seed) != self.commitments[index]:
-                    raise RuntimeError(f"sealed seed {index} does not match its commitment")
-                return seed
-        raise NotFound(f"no commitment has been published for roll index {index}")
+        batch = self._batch(index)
+        raw = sealer.unseal(batch["blob"], self._aad(batch["first"]))
+        offset = (index - batch["first"]) * SEED_BYTES
+        seed = raw[offset : offset + SEED_BYTES]
+        if dice.commitment(self.cid, index, seed) != batch["commitments"][index - batch["first"]]:
+            raise RuntimeError(f"sealed seed {index} does not match its commitment")
+        return seed
+
+    def _batch(self, index: int) -> dict[str, Any]:
+        for batch in self.batches:
+            if batch["first"] <= index < batch["first"] + len(batch["commitments"]):
+                return batch
+        # Batches are published BATCH_SIZE at a time from index 0 (dice.BATCH_SIZE).
+        first = index - index % dice.BATCH_SIZE
+        found = self.lookup(historybook.BATCH, first) if 0 <= index < self.committed else None
+        if found is None:
+            raise NotFound(f"no commitment has been published for roll index {index}")
+        record = self.history.record(int(found["seq"]))
+        return {
+            "first": first,
+            "commitments": record["payload"]["commitments"],
+            "blob": record["internal"]["sealed"],
+        }
 
     # ------------------------------------------------------------------ commands
 
@@ -519,6 +572,8 @@ class Campaign(Aggregate):
         record = _record(ctx, 1, "CampaignCreated", payload, None, GENESIS)
         record["internal"] = {"token_hashes": token_hashes}
         campaign = cls(id=campaign_id, record=record)
+        campaign.attach(ctx.history if ctx.history is not None else MemoryHistory())
+        campaign.history.remember(record)
         # The first batch is the creation's last event, so it carries the
         # Idempotency-Key (if any): a retry is answered as of that version.
         campaign._publish_batch(ctx, main=True)
@@ -617,31 +672,34 @@ class Campaign(Aggregate):
         self._require_role(ctx)
         if not 1 <= seq <= self.version:
             raise NotFound(f"no event {seq} in this campaign")
-        info = self.secrets.get(str(seq))
-        if info is None:
+        record = self.record(seq)
+        if record["secret"] is None:
             raise RuleViolation(f"event {seq} has no secret part; it is public already")
-        if ctx.actor not in (info["owner"], REFEREE):
+        owner = record["payload"]["owner"]
+        if ctx.actor not in (owner, REFEREE):
             raise Forbidden("only the owning side or the referee may reveal a secret")
-        if info["revealed_seq"] is not None:
-            raise RuleViolation(f"event {seq} was revealed by event {info['revealed_seq']}")
-        payload: dict[str, Any] = {"of_seq": seq, "of_owner": info["owner"]}
-        index = info["roll_index"]
-        if index is not None:
+        revealed = self.revealed_by(seq)
+        if revealed is not None:
+            raise RuleViolation(f"event {seq} was revealed by event {revealed}")
+        payload: dict[str, Any] = {"of_seq": seq, "of_owner": owner}
+        if "roll" in record["payload"]:
+            index = record["payload"]["roll"]["index"]
             payload["index"] = index
-            payload["commitment"] = self.commitments[index]
+            payload["commitment"] = self.commitment(index)
             payload["seed"] = self.seed(index, ctx.sealer).hex()
         return self.append(ctx, "SecretRevealed", payload, {}, owner=None)
 
     def reveal_roll(self, ctx: Ctx, index: int) -> int:
         seq = self.roll_seq(index)
-        if str(seq) not in self.secrets:
+        if self.record(seq)["secret"] is None:
             raise RuleViolation(f"roll {index} is public; its seed is already published")
         return self.reveal(ctx, seq)
 
     def roll_seq(self, index: int) -> int:
-        if not 0 <= index < len(self.rolls):
+        found = self.lookup(historybook.ROLL, index) if 0 <= index < self.roll_count else None
+        if found is None:
             raise NotFound(f"roll {index} has not been made")
-        return self.rolls[index]
+        return int(found["seq"])
 
     def begin_cg_date(self, ctx: Ctx, cg_date: str | None) -> int:
         """RePh step 8.6121 (9.6121): begin the next CG Date.
@@ -799,7 +857,7 @@ class Campaign(Aggregate):
         self._require_role(ctx)
         reason = _text(reason, "reason", MAX_REASON)
         named = undobook.targets(
-            self.revertible, self.reverted, self.types, seqs=seqs, to_seq=to_seq
+            self.revertible, self.reverted, self._type_of, self.version, seqs=seqs, to_seq=to_seq
         )
         # Check the undo now, so a request that could never apply is refused.
         effect = self._undo_effect(named, to_seq=to_seq, ceiling=self.version + 1)
@@ -877,7 +935,7 @@ class Campaign(Aggregate):
                 raise RuleViolation(f"{ctx.actor} already disputes event {seq} (dispute {did})")
         payload = {
             "of_seq": seq,
-            "of_type": self.types[seq - 1],
+            "of_type": self._type_of(seq),
             "by": ctx.actor,
             "claim": claim,
         }
@@ -931,7 +989,9 @@ class Campaign(Aggregate):
         revert is refused (they belong to an undo request, which the other side
         approves), so nobody loses a later roll or purchase to a dispute."""
         of = self.disputes[str(dispute_seq)]["of_seq"]
-        named = undobook.targets(self.revertible, self.reverted, self.types, seqs=[of], to_seq=None)
+        named = undobook.targets(
+            self.revertible, self.reverted, self._type_of, self.version, seqs=[of], to_seq=None
+        )
         if not self.revertible[str(of)]["state"]:
             return self._undo_effect(named, to_seq=None, ceiling=None)
         later = undobook.later_state(self.revertible, self.reverted, of)
@@ -1083,8 +1143,8 @@ class Campaign(Aggregate):
         ahead of the rolls and the command's main record is its last event (an
         idempotent retry then rebuilds its response at exactly that version).
         """
-        index = len(self.rolls)
-        if len(self.commitments) - (index + 1) < dice.LOW_WATER:
+        index = self.roll_count
+        if self.committed - (index + 1) < dice.LOW_WATER:
             self._publish_batch(ctx)
         seed = self.seed(index, ctx.sealer)
         nonce_source = "client"
@@ -1102,7 +1162,7 @@ class Campaign(Aggregate):
         )
         pub: dict[str, Any] = {
             "index": index,
-            "commitment": self.commitments[index],
+            "commitment": self.commitment(index),
             "side": ctx.actor,
             "purpose": purpose,
             "count": count,
@@ -1144,7 +1204,7 @@ class Campaign(Aggregate):
         return int(record["seq"])
 
     def _publish_batch(self, ctx: Ctx, *, main: bool = False) -> None:
-        first = len(self.commitments)
+        first = self.committed
         seeds = [ctx.entropy(SEED_BYTES) for _ in range(dice.BATCH_SIZE)]
         payload = {
             "first_index": first,
@@ -1174,6 +1234,7 @@ class Campaign(Aggregate):
         if extra:
             record["internal"] = extra
         _TRIGGERS.get(kind, Campaign._rule_recorded)(self, record)
+        self.history.remember(record)
         return record
 
 

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from domain.history import History
 
 
 class Sealer(Protocol):
@@ -30,3 +33,6 @@ class Ctx:
     #: The request's id (drawn by the server), recorded in every event the
     #: request appends.
     request_id: str | None = None
+    #: Where a new campaign's records and keys will be read (``domain.history``);
+    #: ``None``: kept in memory.
+    history: History | None = None

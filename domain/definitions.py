@@ -42,6 +42,7 @@ from domain.dice import canon
 
 __all__ = [
     "ID_PATTERN",
+    "MAX_AREAS",
     "MAX_COORD",
     "MAX_COUNT",
     "MAX_CPP",

@@ -25,6 +25,7 @@ answers, and disputes. Those answers come from :data:`NOT_REVERTIBLE`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,14 +74,14 @@ class Effect:
 def targets(
     book: Book,
     reverted: dict[str, int],
-    types: list[str],
+    type_of: Callable[[int], str],
+    version: int,
     *,
     seqs: list[int] | None,
     to_seq: int | None,
 ) -> list[int]:
     """The seqs an undo request names: ``seqs`` as given (checked), or every
-    event in force after ``to_seq``. ``types[seq - 1]`` is the type of event seq."""
-    version = len(types)
+    event in force after ``to_seq``. ``type_of(seq)`` is the type of event seq."""
     if (seqs is None) == (to_seq is None):
         raise InvalidInput("give either seqs or to_seq", field="seqs")
     if to_seq is not None:
@@ -98,7 +99,7 @@ def targets(
     for seq in seqs:
         if not 1 <= seq <= version:
             raise NotFound(f"no event {seq} in this campaign", field="seqs")
-        kind = types[seq - 1]
+        kind = type_of(seq)
         if str(seq) not in book:
             why = NOT_REVERTIBLE.get(kind, "it is not an action")
             raise RuleViolation(f"event {seq} ({kind}) cannot be undone: {why}")

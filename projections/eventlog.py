@@ -15,7 +15,10 @@ EXPORT_FORMAT = "cgledger-export/1"
 def event_items(
     records: Iterable[dict[str, Any]], viewer: str, is_revealed: Callable[[int], bool]
 ) -> list[dict[str, Any]]:
-    return [redact(r, viewer, revealed=is_revealed(r["seq"])) for r in records]
+    return [
+        redact(r, viewer, revealed=r["secret"] is not None and is_revealed(r["seq"]))
+        for r in records
+    ]
 
 
 def table_of(record: dict[str, Any]) -> str | None:

@@ -139,3 +139,25 @@ def kgp(client: TestClient) -> Game:
         client,
         {"ruleset": "kgp", "campaign": "CG I", "title": "test", "initial_cpp": {"German": 2}},
     )
+
+
+def rolls_of(campaign: Any) -> list[int]:
+    """The seq of every roll, by index (the aggregate keeps only their count)."""
+    return [campaign.roll_seq(i) for i in range(campaign.roll_count)]
+
+
+def secrets_of(campaign: Any) -> dict[str, dict[str, Any]]:
+    """Every event with a secret part: its owner and the seq that revealed it."""
+    out = {}
+    for seq in range(1, campaign.version + 1):
+        record = campaign.record(seq)
+        if record["secret"] is not None:
+            out[str(seq)] = {
+                "owner": record["payload"]["owner"],
+                "revealed_seq": campaign.revealed_by(seq),
+            }
+    return out
+
+
+def commitments_of(campaign: Any) -> list[str]:
+    return [campaign.commitment(i) for i in range(campaign.committed)]

@@ -279,7 +279,7 @@ def export(ledger: Ledger) -> Export:
                 ctx, count=2, purpose="free", secret=s, client_nonce=None
             ),
         )
-    run("US", lambda c, ctx: c.reveal_roll(ctx, len(c.rolls) - 2))
+    run("US", lambda c, ctx: c.reveal_roll(ctx, c.roll_count - 2))
     campaign = ledger.load(cid)
     records = ledger.records(campaign)
     data = export_jsonl(

@@ -147,7 +147,7 @@ def _campaign(rng: random.Random, german_cpp: int = 2) -> Campaign:
 
 def _nonce_for_dr(c: Campaign, want: int, actor: str, purpose: str) -> str:
     """Search a client_nonce whose DR is ``want`` (the server's seed is fixed)."""
-    index = len(c.rolls)
+    index = c.roll_count
     seed = c.seed(index, AesGcmSealer(bytes(32)))
     for n in range(10_000):
         got = dice.roll(seed, campaign=c.cid, index=index, client_nonce=str(n), dice=2,
@@ -250,10 +250,10 @@ def test_no_german_cpp_on_cg_iii_23_am_means_no_dr() -> None:
             if not c.rules["cpp"][side][-1]["initial"]:
                 kgpc.replenish_cpp(c, _ctx(side, rng), side, None)
         c.begin_cg_date(_ctx("referee", rng), None)
-    rolls = len(c.rolls)
+    rolls = c.roll_count
     kgpc.replenish_cpp(c, _ctx("German", rng), "German", None)
     assert c.rules["cpp"]["German"][-1]["repl"] == 0
-    assert len(c.rolls) == rolls
+    assert c.roll_count == rolls
 
 
 def test_commitments_stay_ahead_of_rolls() -> None:
@@ -263,9 +263,9 @@ def test_commitments_stay_ahead_of_rolls() -> None:
     c = _campaign(rng)
     for _ in range(dice.BATCH_SIZE + 5):
         c.roll(_ctx("US", rng), count=1, purpose="free", secret=False, client_nonce=None)
-        assert len(c.commitments) - len(c.rolls) >= dice.LOW_WATER
+        assert c.committed - c.roll_count >= dice.LOW_WATER
     # 69 rolls: the second batch went out at roll 33 (31 unused left), no third yet.
-    assert len(c.commitments) == 2 * dice.BATCH_SIZE
+    assert c.committed == 2 * dice.BATCH_SIZE
 
 
 def test_a_side_cannot_end_the_other_sides_refit_phase_8_6() -> None:

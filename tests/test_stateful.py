@@ -43,7 +43,7 @@ import uuid
 from typing import Any
 
 import hypothesis
-from conftest import Game, assert_problem
+from conftest import Game, assert_problem, rolls_of, secrets_of
 from eventsourcing.application import project_aggregate
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck
@@ -58,7 +58,7 @@ from hypothesis.stateful import (
 
 from api.app import create_app
 from api.audit import state_view
-from cgledger.ledger import Done, Ledger
+from cgledger.ledger import Done, Ledger, StoreHistory
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 from domain.campaign import Campaign
@@ -89,7 +89,7 @@ def jsonable(x: Any) -> Any:
 
 def state(campaign: Campaign) -> dict[str, Any]:
     """The aggregate's state, without the library's list of pending events."""
-    return {k: v for k, v in vars(campaign).items() if k != "_pending_events"}
+    return {k: v for k, v in vars(campaign).items() if k not in ("_pending_events", "_history")}
 
 
 class Written:
@@ -195,7 +195,7 @@ class CampaignMachine(RuleBasedStateMachine):
 
     @rule(who=roles, count=st.integers(1, 2), secret=st.booleans())
     def free_roll(self, who: str, count: int, secret: bool) -> None:
-        n = len(self.live().rolls)
+        n = self.live().roll_count
         out = self.append(who, "/rolls", {"dice": count, "purpose": "free", "secret": secret})
         if out is not None:
             assert out["index"] == n
@@ -214,7 +214,7 @@ class CampaignMachine(RuleBasedStateMachine):
         body: dict[str, Any] = {"drm": TABLE_DRMS[table][pick]}
         if secret is not None:
             body["secret"] = secret
-        n = len(self.live().rolls)
+        n = self.live().roll_count
         out = self.append(who, f"/tables/{table}/rolls", body)
         if out is not None:
             assert out["roll"]["index"] == n
@@ -248,14 +248,14 @@ class CampaignMachine(RuleBasedStateMachine):
 
     @rule(who=roles, data=st.data())
     def reveal_roll(self, who: str, data: st.DataObject) -> None:
-        n = len(self.live().rolls)
+        n = self.live().roll_count
         index = data.draw(st.integers(0, n), label="index")
         self.append(who, f"/rolls/{index}/reveal")
 
     @rule(who=roles, data=st.data())
     def reveal_event(self, who: str, data: st.DataObject) -> None:
         campaign = self.live()
-        secret_seqs = sorted(int(s) for s in campaign.secrets)
+        secret_seqs = sorted(int(s) for s in secrets_of(campaign))
         choices = st.integers(1, campaign.version + 1)
         if secret_seqs:
             choices = st.sampled_from(secret_seqs) | choices
@@ -351,7 +351,7 @@ class CampaignMachine(RuleBasedStateMachine):
     @rule(who=roles, data=st.data())
     def file_dispute(self, who: str, data: st.DataObject) -> None:
         campaign = self.live()
-        rolls = list(campaign.rolls)
+        rolls = rolls_of(campaign)
         anything = st.integers(1, campaign.version + 1)
         seq = data.draw(st.sampled_from(rolls) | anything if rolls else anything, label="seq")
         out = self.append(who, "/disputes", {"seq": seq, "claim": "that is not what I saw"})
@@ -393,7 +393,7 @@ class CampaignMachine(RuleBasedStateMachine):
             report = verify_bytes(reads[role]["export"])
             assert report.events == live.version, role
             assert report.head == live.head, role
-            assert report.rolls == len(live.rolls), role
+            assert report.rolls == live.roll_count, role
             self.texts[role].clear()
 
     def _read_everything_as(self, role: str, live: Campaign) -> dict[str, Any]:
@@ -410,7 +410,7 @@ class CampaignMachine(RuleBasedStateMachine):
         }
         if role == REFEREE:
             # Seeds never change: the referee's view of each new roll gives its seed.
-            for index in range(len(self.seeds), len(live.rolls)):
+            for index in range(len(self.seeds), live.roll_count):
                 view = self.get(role, f"/rolls/{index}").json()
                 assert HEX64.fullmatch(view["seed"]), view
                 self.seeds[index] = view["seed"]
@@ -421,7 +421,7 @@ class CampaignMachine(RuleBasedStateMachine):
         self.get(role, "/dice-stats")
         for d in self.get(role, "/disputes").json()["items"]:
             self.get(role, f"/disputes/{d['id']}")
-        out["rolls"] = [self.get(role, f"/rolls/{i}").json() for i in range(len(live.rolls))]
+        out["rolls"] = [self.get(role, f"/rolls/{i}").json() for i in range(live.roll_count)]
         return out
 
     def _replay_equals_live(self, live: Campaign, served_state: dict[str, Any]) -> None:
@@ -429,6 +429,7 @@ class CampaignMachine(RuleBasedStateMachine):
         cid = uuid.UUID(live.cid)
         replayed = project_aggregate(None, events.get(cid))
         assert isinstance(replayed, Campaign)
+        replayed.attach(StoreHistory(self.ledger.store, cid))
         # Loaded (from the latest snapshot and the events after it) vs from scratch.
         self._same_state(state(live), state(replayed), f"load at {live.version}")
         assert served_state == jsonable(state_view(replayed, REFEREE))
@@ -450,7 +451,7 @@ class CampaignMachine(RuleBasedStateMachine):
     ) -> None:
         rolled = [r for r in records if "roll" in r["payload"]]
         assert [r["payload"]["roll"]["index"] for r in rolled] == list(range(len(rolled)))
-        assert live.rolls == [r["seq"] for r in rolled]
+        assert rolls_of(live) == [r["seq"] for r in rolled]
         for index, r in enumerate(rolled):
             first = self.roll_seqs.setdefault(index, r["seq"])
             assert first == r["seq"], f"roll index {index} moved from seq {first} to {r['seq']}"
@@ -460,7 +461,7 @@ class CampaignMachine(RuleBasedStateMachine):
             assert reads[role]["campaign"]["version"] == live.version, role
         for side in SIDES:
             for index, view in enumerate(reads[side]["rolls"]):
-                seq = live.rolls[index]
+                seq = live.roll_seq(index)
                 assert view["index"] == index
                 assert view["seq"] == seq
                 # An undone roll keeps its index and says which undo reverted it.
@@ -573,7 +574,7 @@ class CampaignMachine(RuleBasedStateMachine):
         # Committed seeds that no roll has used yet: no one may see them (DESIGN §2).
         unused = [
             live.seed(i, self.ledger.sealer).hex()
-            for i in range(len(live.rolls), len(live.commitments))
+            for i in range(live.roll_count, live.committed)
         ]
         for role in ROLES:
             for label, text in self.texts[role]:

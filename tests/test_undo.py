@@ -15,6 +15,7 @@ from typing import Any
 import hypothesis
 import kgp_commands as kgpc
 import pytest
+from conftest import rolls_of
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from test_replay import (
@@ -92,14 +93,14 @@ def test_a_reverted_roll_keeps_its_index_and_the_next_roll_says_it_followed_an_u
     seed: int, commands: list[Command]
 ) -> None:
     campaign, ctx, _ = history(seed, commands)
-    rolls_before = list(campaign.rolls)
+    rolls_before = rolls_of(campaign)
     seq = campaign.roll(ctx("US"), count=2, purpose="cocked die", secret=False, client_nonce=None)
     index = len(rolls_before)
     campaign.request_undo(ctx(REFEREE), seqs=[seq], to_seq=None, reason="cocked die")
     undo = campaign.version
     assert campaign.reverted_by(seq) == undo
     again = campaign.roll(ctx("US"), count=2, purpose="re-roll", secret=False, client_nonce=None)
-    assert campaign.rolls == [*rolls_before, seq, again]
+    assert rolls_of(campaign) == [*rolls_before, seq, again]
     assert "US" not in campaign.pending_reroll
     stored = campaign.collect_events()[-1]
     roll = stored.record["payload"]["roll"]  # type: ignore[attr-defined]
@@ -123,7 +124,7 @@ def buy(campaign: Campaign, ctx: Any, side: str, rg: str = "I2", cpp: int = 2) -
 
 def status_of(campaign: Campaign, seq: int) -> str:
     rid = seq
-    record_type = campaign.types[seq - 1]
+    record_type = campaign.record(seq)["type"]
     if record_type == "UndoApplied":
         rid = next(int(r) for r, v in campaign.undo_requests.items() if v["undo"] == seq)
     return str(campaign.undo_requests[str(rid)]["status"])
@@ -205,7 +206,7 @@ def test_what_cannot_be_undone_says_why(kgp: tuple[Campaign, Any], kind: str, wh
     campaign.reveal(ctx("US"), roll)
     campaign.request_undo(ctx("US"), seqs=[roll], to_seq=None, reason="x")
     campaign.file_dispute(ctx("German"), roll, "claim")
-    seq = campaign.types.index(kind) + 1
+    seq = next(s for s in range(1, campaign.version + 1) if campaign.record(s)["type"] == kind)
     version = campaign.version
     with pytest.raises(RuleViolation) as err:
         campaign.request_undo(ctx(REFEREE), seqs=[seq], to_seq=None, reason="x")
