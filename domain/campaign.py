@@ -218,13 +218,10 @@ class Campaign(Aggregate):
             self.last_event = seq
         values = {**p, **(record["secret"] or {})}
         is_state = kind in self._state_events()
-        if kind in undobook.ROLL_ONLY or is_state:
-            self.revertible[str(seq)] = {
-                "type": kind,
-                "actor": record["actor"],
-                "index": p["roll"]["index"] if "roll" in p else None,
-                "state": is_state,
-            }
+        if is_state:
+            # Rolls are revertible too, but their entries are read from the
+            # log when an undo is planned (``_plan_book``): they grow with it.
+            self.revertible[str(seq)] = undobook.entry(record, state=True)
         if is_state:
             keys = _STATE_KEYS | self.ruleset.rules.state_keys
             kept = {k: v for k, v in values.items() if k in keys}
@@ -337,12 +334,15 @@ class Campaign(Aggregate):
             if marker["undo"] in p["reverts"]:
                 # The undo that reverted the rolls is itself undone: no re-roll follows it.
                 del self.pending_reroll[role]
-        by_role: dict[str, list[int]] = {}
-        newly = set(p["rolls"])  # indices of the rolls this undo reverted
-        for s in p["reverts"]:
-            info = self.revertible[str(s)]
-            if info["index"] in newly:
-                by_role.setdefault(info["actor"], []).append(info["index"])
+        by_role: dict[str, list[int]] = p.get("rerolls") or {}
+        if "rerolls" not in p:
+            # An undo recorded before ``rerolls`` was: the roles of its rolls
+            # are read off the entries an older aggregate kept, where it has them.
+            newly = set(p["rolls"])  # indices of the rolls this undo reverted
+            for s in p["reverts"]:
+                info = self.revertible.get(str(s))
+                if info is not None and info["index"] in newly:
+                    by_role.setdefault(info["actor"], []).append(info["index"])
         for role, indices in by_role.items():
             self.pending_reroll[role] = {"undo": seq, "rolls": sorted(indices)}
 
@@ -856,14 +856,13 @@ class Campaign(Aggregate):
         seq of the last event appended (``UndoApplied`` or ``UndoRequested``)."""
         self._require_role(ctx)
         reason = _text(reason, "reason", MAX_REASON)
+        book = self._plan_book(seqs or [], to_seq)
         named = undobook.targets(
-            self.revertible, self.reverted, self._type_of, self.version, seqs=seqs, to_seq=to_seq
+            book, self.reverted, self._type_of, self.version, seqs=seqs, to_seq=to_seq
         )
         # Check the undo now, so a request that could never apply is refused.
-        effect = self._undo_effect(named, to_seq=to_seq, ceiling=self.version + 1)
-        at_once = ctx.actor == REFEREE or undobook.alone(
-            self.revertible, self.last_event, ctx.actor, named
-        )
+        effect = self._undo_effect(book, named, to_seq=to_seq, ceiling=self.version + 1)
+        at_once = ctx.actor == REFEREE or undobook.alone(book, self.last_event, ctx.actor, named)
         payload = {
             "by": ctx.actor,
             "seqs": named,
@@ -888,8 +887,9 @@ class Campaign(Aggregate):
             raise Forbidden(
                 "a side cannot approve its own undo request; the opponent or the referee does"
             )
+        book = self._plan_book(request["seqs"], request["to_seq"])
         effect = self._undo_effect(
-            request["seqs"], to_seq=request["to_seq"], ceiling=request_seq, recheck=True
+            book, request["seqs"], to_seq=request["to_seq"], ceiling=request_seq, recheck=True
         )
         planned = request["planned"]
         if effect.reverts != planned["reverts"] or effect.restores != planned["restores"]:
@@ -989,18 +989,19 @@ class Campaign(Aggregate):
         revert is refused (they belong to an undo request, which the other side
         approves), so nobody loses a later roll or purchase to a dispute."""
         of = self.disputes[str(dispute_seq)]["of_seq"]
+        book = self._plan_book([of], None)
         named = undobook.targets(
-            self.revertible, self.reverted, self._type_of, self.version, seqs=[of], to_seq=None
+            book, self.reverted, self._type_of, self.version, seqs=[of], to_seq=None
         )
-        if not self.revertible[str(of)]["state"]:
-            return self._undo_effect(named, to_seq=None, ceiling=None)
+        if not book[str(of)]["state"]:
+            return self._undo_effect(book, named, to_seq=None, ceiling=None)
         later = undobook.later_state(self.revertible, self.reverted, of)
         built = [s for s in later if self.revertible[str(s)]["type"] != undobook.UNDO]
         effect = None
         if not built:
             # Only undos that changed state came after it: they are rewound
             # with it, as long as that puts nothing back in force.
-            effect = self._undo_effect(sorted({*named, *later}), to_seq=None, ceiling=None)
+            effect = self._undo_effect(book, sorted({*named, *later}), to_seq=None, ceiling=None)
         if effect is None or effect.restores:
             listed = ", ".join(str(s) for s in built or later)
             raise RuleViolation(
@@ -1018,8 +1019,36 @@ class Campaign(Aggregate):
             raise RuleViolation(f"undo request {request_seq} is already {request['status']}")
         return request
 
+    def _plan_book(self, named: list[int], to_seq: int | None) -> undobook.Book:
+        """The revertible events an undo plan can touch (``domain.undo.Book``):
+        the state events and undos the aggregate keeps, plus the rolls read
+        from the log: those named, those after ``to_seq``, and those an undo
+        or a revert ever flipped. Its cost grows with what the undo rewinds,
+        not with the campaign's history."""
+        book = dict(self.revertible)
+        wanted = set(named) | {int(s) for s in self.reverted}
+        for info in self.revertible.values():
+            if info["type"] == undobook.UNDO:
+                wanted.update(info["reverts"])
+                wanted.update(info["restores"])
+        records = []
+        if to_seq is not None and 0 <= to_seq < self.version:
+            records = self.history.records(to_seq, self.version)
+        records += [
+            self.record(s) for s in sorted(wanted) if str(s) not in book and 1 <= s <= self.version
+        ]
+        for record in records:
+            if record["type"] in undobook.ROLL_ONLY:
+                book[str(record["seq"])] = undobook.entry(record, state=False)
+        return book
+
+    def undo_book(self) -> undobook.Book:
+        """Every revertible event of the campaign (read from the whole log)."""
+        return self._plan_book([], 0)
+
     def _undo_effect(
         self,
+        book: undobook.Book,
         named: list[int],
         *,
         to_seq: int | None,
@@ -1034,9 +1063,7 @@ class Campaign(Aggregate):
                         f"event {seq} was reverted by undo {self.reverted[str(seq)]} since "
                         "the request; reject this request"
                     )
-        effect = undobook.plan(
-            self.revertible, self.reverted, named, to_seq=to_seq, ceiling=ceiling
-        )
+        effect = undobook.plan(book, self.reverted, named, to_seq=to_seq, ceiling=ceiling)
         if not effect.reverts and not effect.restores:
             raise RuleViolation("this undo would change nothing")
         return effect
@@ -1063,6 +1090,7 @@ class Campaign(Aggregate):
             "reverts": effect.reverts,
             "restores": effect.restores,
             "rolls": effect.rolls,
+            "rerolls": effect.rerolls,
             "state": effect.state,
         }
         record = self._emit(ctx, "UndoApplied", payload, None, main=main)

@@ -26,7 +26,7 @@ answers, and disputes. Those answers come from :data:`NOT_REVERTIBLE`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from domain.errors import InvalidInput, NotFound, RuleViolation
@@ -61,6 +61,17 @@ MAX_SEQS = 100
 Book = dict[str, dict[str, Any]]
 
 
+def entry(record: dict[str, Any], *, state: bool) -> dict[str, Any]:
+    """The book entry of a revertible state event or roll."""
+    p = record["payload"]
+    return {
+        "type": record["type"],
+        "actor": record["actor"],
+        "index": p["roll"]["index"] if "roll" in p else None,
+        "state": state,
+    }
+
+
 @dataclass(frozen=True)
 class Effect:
     reverts: list[int]
@@ -69,6 +80,9 @@ class Effect:
     rolls: list[int]
     #: True if a state event or a state-changing undo flips: the state is rebuilt.
     state: bool
+    #: Per role, the indices of its rolls this undo reverts: that role's next
+    #: roll records that it followed the undo (``after_undo``).
+    rerolls: dict[str, list[int]] = field(default_factory=dict)
 
 
 def targets(
@@ -176,6 +190,11 @@ def plan(
     )
     restores = sorted(int(k) for k, on in want.items() if not on and k in reverted)
     flipped = [*reverts, *restores]
+    rerolls: dict[str, list[int]] = {}
+    for s in reverts:
+        info = book[str(s)]
+        if info["index"] is not None and str(s) not in reverted:
+            rerolls.setdefault(info["actor"], []).append(info["index"])
     return Effect(
         reverts=reverts,
         restores=restores,
@@ -185,6 +204,7 @@ def plan(
             if book[str(s)]["index"] is not None and str(s) not in reverted
         ),
         state=any(book[str(s)]["state"] for s in flipped),
+        rerolls={role: sorted(indices) for role, indices in rerolls.items()},
     )
 
 

@@ -162,9 +162,10 @@ def run_undo(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
             return campaign.request_undo(
                 ctx, seqs=None, to_seq=pick % campaign.version, reason="back to there"
             )
-        in_force = sorted(int(s) for s in campaign.revertible if s not in campaign.reverted)
+        book = campaign.undo_book()
+        in_force = sorted(int(s) for s in book if s not in campaign.reverted)
         seqs = [in_force[pick % len(in_force)]] if in_force else [pick % campaign.version + 1]
-        if cmd[3] == "suffix" and campaign.revertible.get(str(seqs[0]), {}).get("state"):
+        if cmd[3] == "suffix" and book.get(str(seqs[0]), {}).get("state"):
             seqs += undobook.later_state(campaign.revertible, campaign.reverted, seqs[0])
         return campaign.request_undo(ctx, seqs=seqs, to_seq=None, reason="mistake")
     if kind in ("approve", "reject"):

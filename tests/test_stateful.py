@@ -264,7 +264,7 @@ class CampaignMachine(RuleBasedStateMachine):
 
     def _in_force(self) -> list[int]:
         campaign = self.live()
-        return sorted(int(s) for s in campaign.revertible if s not in campaign.reverted)
+        return sorted(int(s) for s in campaign.undo_book() if s not in campaign.reverted)
 
     @rule(who=roles, data=st.data())
     def undo_seqs(self, who: str, data: st.DataObject) -> None:

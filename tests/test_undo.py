@@ -73,7 +73,7 @@ def test_undo_to_a_seq_rewinds_the_state_to_that_version(
     hypothesis.assume(versions)
     k = versions[pick % len(versions)]
     before = _copy(game(campaign))
-    if not any(int(s) > k and s not in campaign.reverted for s in campaign.revertible):
+    if not any(int(s) > k and s not in campaign.reverted for s in campaign.undo_book()):
         # Nothing after k is in force any more: there is nothing to undo.
         with pytest.raises(RuleViolation, match="nothing after"):
             campaign.request_undo(ctx(REFEREE), seqs=None, to_seq=k, reason="rewind")
