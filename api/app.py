@@ -112,7 +112,7 @@ def _install_problem_handlers(app: FastAPI) -> None:
 
 
 def _canonical_table_id(campaign: Campaign, table_id: str) -> str:
-    """'3.3-sw' and 'sg:3.3-sw' are one request for idempotency."""
+    """A table id with or without its ruleset prefix is one request for idempotency."""
     table = campaign.ruleset.table(table_id)
     return table_id if table is None else table.id
 

@@ -17,11 +17,12 @@ class CampaignCreate(Body):
     campaign: str = Field(examples=["CG I"])
     title: str = Field(default="", max_length=200)
     start_date: str | None = Field(
-        default=None, description="Needed where the seed gives no Initial Scenario date (abtf)."
+        default=None,
+        description="Needed where the rules give no Initial Scenario date (see GET /v1/rulesets).",
     )
     initial_cpp: dict[str, StrictInt] | None = Field(
         default=None,
-        description="CPP each side holds before the Initial Scenario (from its OB, 8.51-8.53).",
+        description="CPP each side holds before the Initial Scenario (from the CG's OB).",
     )
     definition: dict[str, Any] | None = Field(
         default=None,

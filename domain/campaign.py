@@ -108,7 +108,7 @@ class Campaign(Aggregate):
         #: How many roll indices have a published commitment, and how many are used.
         self.committed = 0
         self.roll_count = 0
-        #: The ruleset's own state (``Rules.initial_state``), e.g. KGP's CPP lines.
+        #: The ruleset's own state (``Rules.initial_state``), e.g. the CPP lines of a Roster.
         self.rules: dict[str, Any] = {}
         self.steps: dict[str, str | None] = {}
         #: Sides ready to begin the next CG Date, and the date each proposed.

@@ -3,9 +3,9 @@ Merge Patch (RFC 7396) and the definition hash. Pure data and validation: no
 ruleset is named here, and nothing here touches the ledger or the API.
 
 A definition holds what the rule texts leave to each CG's chart pages: the
-Attack-Chit limits (KGP 8.6231, ABtF 9.62131), the RG charts (KGP 8.619-8.6196,
-ABtF 9.617-9.6176) and the Map Groups with their Strategic Locations, LVP and
-Entry Areas (KGP 8.603, 8.605; ABtF 9.605).
+Attack-Chit limits (8.6231, 9.62131), the RG charts (8.619-8.6196,
+9.617-9.6176) and the Map Groups with their Strategic Locations, LVP and
+Entry Areas (8.603, 8.605; 9.605).
 
 The common models are generic in the side type. A ruleset binds them to its
 sides with :func:`definition_model`, which parametrises the model with
@@ -155,13 +155,13 @@ class StrictModel(BaseModel):
 
 
 class RGEntry(StrictModel):
-    """One line of a side's RG chart (KGP 8.619, ABtF 9.617).
+    """One line of a side's RG chart (8.619, 9.617).
 
     The limits are checked when an RG is purchased: ``per_date_max`` per CG
-    Date (KGP 8.6195: per CG Date *per Map Group*; ABtF 9.6175), ``cg_max`` per
-    CG (KGP 8.6196, ABtF 9.6176; RG given in an Initial-Scenario OB don't
+    Date (8.6195: per CG Date *per Map Group*; 9.6175), ``cg_max`` per
+    CG (8.6196, 9.6176; RG given in an Initial-Scenario OB don't
     count). ``null`` means no limit. ``fpp``: the RG grants that many
-    Fortification Purchase Points instead of units (KGP 8.619/8.621, ABtF 9.619).
+    Fortification Purchase Points instead of units (8.619/8.621, 9.619).
     """
 
     id: RGId = Field(description="8.6191/9.6171 ID, e.g. I2, V3, HW1")
@@ -189,8 +189,8 @@ class RGEntry(StrictModel):
 
 class Hex(StrictModel):
     """A hex of a Map Group (DESIGN §9). ``q``, ``r``: axial coordinates.
-    ``lvp``: its LVP value (KGP 8.6033). ``levels``: the building levels it
-    has (8.6057 multi-level detail). ``block``: the ABtF Block it lies in
+    ``lvp``: its LVP value (8.6033). ``levels``: the building levels it
+    has (8.6057 multi-level detail). ``block``: the Block it lies in
     (9.605-9.6055). A hex not listed is off the map."""
 
     hex: HexId
@@ -219,7 +219,7 @@ class Hex(StrictModel):
 
 
 class EntryArea(StrictModel, Generic[SideT]):
-    """An Eligible Entry Area of one side (KGP 8.6052, SSR CG6; ABtF 9.6053)."""
+    """An Eligible Entry Area of one side (8.6052, SSR CG6; 9.6053)."""
 
     id: Id
     side: SideT
@@ -238,7 +238,7 @@ class EntryArea(StrictModel, Generic[SideT]):
 
 
 class MapGroup(StrictModel, Generic[SideT]):
-    """A Map Group (KGP 8.605 "on the Map Group", 8.6033 LVP totals; ABtF
+    """A Map Group (8.605 "on the Map Group", 8.6033 LVP totals;
     9.605): its hexes, Eligible Entry Areas, HQ (8.6052: where a side's
     Isolation path must end instead of an Entry Area, e.g. La Gleize) and
     Control before the first event."""
@@ -330,7 +330,7 @@ class CGDefinition(StrictModel, Generic[SideT]):
     ``SIDES`` (set by :func:`definition_model`); ``PURCHASING_SIDES``, the
     sides that may have an RG chart (``None``: every side);
     ``RG_DATE_MAX_PER_MAP_GROUP``, whether ``per_date_max`` counts per CG Date
-    and Map Group (KGP 8.6195) rather than per CG Date (ABtF 9.6175).
+    and Map Group (8.6195) rather than per CG Date (9.6175).
     """
 
     SIDES: ClassVar[tuple[str, ...]] = ()
