@@ -162,6 +162,15 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
                     for st in rs.reph_steps
                 ],
                 "scenario_types": list(rs.scenario_types),
+                "initiative": None
+                if rs.initiative is None
+                else {
+                    "rule": rs.initiative.rule,
+                    "matrix": [
+                        {"chits": dict(zip(rs.sides, pair, strict=True)), "scenario": scenario}
+                        for pair, scenario in rs.initiative.matrix.items()
+                    ],
+                },
                 "tables": len(rs.tables),
                 "tables_url": f"/v1/rulesets/{rs.id}/tables",
                 "definition_schema_url": f"/v1/rulesets/{rs.id}/definition-schema",

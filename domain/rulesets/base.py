@@ -79,6 +79,22 @@ class CampaignDef:
     notes: str = ""
 
 
+CHITS = ("attack", "idle")
+
+
+@dataclass(frozen=True)
+class Initiative:
+    """The Initiative matrix (KGP 8.6232, ABtF 9.62132): the scenario type each
+    pair of chits generates. ``matrix`` is keyed by the chits in the order of
+    the ruleset's ``sides``."""
+
+    rule: str
+    matrix: Mapping[tuple[str, str], str]
+
+    def scenario(self, chits: tuple[str, str]) -> str:
+        return self.matrix[chits]
+
+
 class Engine(Protocol):
     """What a ruleset's command may use of the campaign aggregate."""
 
@@ -222,6 +238,8 @@ class Ruleset:
     tables: Mapping[str, Table] = field(default_factory=lambda: MappingProxyType({}))
     #: Scenario types the Initiative Determination can generate (DESIGN §8).
     scenario_types: tuple[str, ...] = ()
+    #: The Initiative matrix; ``None`` where the ruleset has no Initiative step.
+    initiative: Initiative | None = None
     notes: str = ""
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
@@ -236,6 +254,13 @@ class Ruleset:
                     raise ValueError(f"{self.id} {step.id}: unknown side {side!r}")
             if step.action is not None and step.action not in self.rules.actions:
                 raise ValueError(f"{self.id} {step.id}: unknown action {step.action!r}")
+        if self.initiative is not None:
+            pairs = {(a, b) for a in CHITS for b in CHITS}
+            if len(self.sides) != 2 or set(self.initiative.matrix) != pairs:
+                raise ValueError(f"{self.id}: the Initiative matrix needs every pair of chits")
+            unknown = set(self.initiative.matrix.values()) - set(self.scenario_types)
+            if unknown:
+                raise ValueError(f"{self.id}: unknown scenario types {sorted(unknown)}")
 
     def table(self, table_id: str) -> Table | None:
         """A table by its id, with or without the "<ruleset>:" prefix."""

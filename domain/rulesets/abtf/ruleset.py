@@ -12,7 +12,13 @@ from types import MappingProxyType
 
 from domain.rulesets.abtf import definition
 from domain.rulesets.abtf import tables as abtf_tables
-from domain.rulesets.base import CampaignDef, RePhStep, Ruleset, period_date_normalizer
+from domain.rulesets.base import (
+    CampaignDef,
+    Initiative,
+    RePhStep,
+    Ruleset,
+    period_date_normalizer,
+)
 
 BRITISH = "British"
 GERMAN = "German"
@@ -77,7 +83,20 @@ RULESET = Ruleset(
     sequence_rule="9.6",
     definition=definition.MODEL,
     sample_definition=definition.SAMPLE,
-    scenario_types=("dual-attack", "german-assault", "british-assault", "idle"),  # 9.6213
+    scenario_types=("dual-attack", "german-assault", "british-assault", "idle"),  # 9.62133
+    # 9.62132's matrix: rows German, columns British; keyed here (British, German).
+    # The matrix prints "Dual Assault", its scenario types "Dual Attack" (9.62133a).
+    initiative=Initiative(
+        "9.62132",
+        MappingProxyType(
+            {
+                ("attack", "attack"): "dual-attack",
+                ("idle", "attack"): "german-assault",
+                ("attack", "idle"): "british-assault",
+                ("idle", "idle"): "idle",
+            }
+        ),
+    ),
     notes="CPP (9.616-9.617) and the Roster are not implemented for ABtF yet.",
     tables=abtf_tables.TABLES,
 )

@@ -33,6 +33,7 @@ from types import MappingProxyType
 
 from domain.rulesets.base import (
     CampaignDef,
+    Initiative,
     RePhStep,
     Ruleset,
     period_date_normalizer,
@@ -171,5 +172,18 @@ RULESET = Ruleset(
     sample_definition=definition.SAMPLE,
     rules=CppRules("kgp", cpp_base),
     tables=kgp_tables.TABLES,
-    scenario_types=("dual-attack", "german-assault", "us-assault", "idle"),  # 8.6232-8.6234
+    scenario_types=("dual-attack", "german-assault", "us-assault", "idle"),  # 8.6233
+    # 8.6232's matrix: its rows are the German chit (its "*" note is about the
+    # German Attack Chit), its columns the U.S. chit; keyed here (U.S., German).
+    initiative=Initiative(
+        "8.6232",
+        MappingProxyType(
+            {
+                ("attack", "attack"): "dual-attack",
+                ("idle", "attack"): "german-assault",
+                ("attack", "idle"): "us-assault",
+                ("idle", "idle"): "idle",
+            }
+        ),
+    ),
 )

@@ -1,0 +1,60 @@
+"""The ruleset interface's data, against the seed texts: the Initiative
+matrices (8.6232, 9.62132) and what GET /v1/rulesets says of each ruleset."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ok
+from fastapi.testclient import TestClient
+
+from domain.rulesets import REGISTRY
+
+#: 8.6232 and 9.62132, read off the seeds' matrices (rows German, columns the
+#: other side): (other side's chit, German chit) -> scenario type.
+MATRICES = {
+    "kgp": {
+        ("attack", "attack"): "dual-attack",
+        ("attack", "idle"): "us-assault",
+        ("idle", "attack"): "german-assault",
+        ("idle", "idle"): "idle",
+    },
+    "abtf": {
+        ("attack", "attack"): "dual-attack",
+        ("attack", "idle"): "british-assault",
+        ("idle", "attack"): "german-assault",
+        ("idle", "idle"): "idle",
+    },
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(MATRICES))
+def test_initiative_matrix_is_the_seeds(ruleset: str) -> None:
+    rs = REGISTRY[ruleset]
+    assert rs.initiative is not None
+    assert rs.sides[1] == "German"
+    assert dict(rs.initiative.matrix) == MATRICES[ruleset]
+    assert set(rs.initiative.matrix.values()) <= set(rs.scenario_types)
+
+
+def test_sg_has_no_initiative_step() -> None:
+    # SG generates its next scenario by 4.0, not by Initiative chits.
+    assert REGISTRY["sg"].initiative is None
+
+
+def test_rulesets_list_their_interface(client: TestClient) -> None:
+    listed = {r["id"]: r for r in ok(client.get("/v1/rulesets"))}
+    assert set(listed) >= {"kgp", "abtf", "sg"}
+    kgp = listed["kgp"]
+    assert [a["path"] for a in kgp["actions"]] == ["cpp-replenishments", "rg-purchases", "recon"]
+    assert kgp["roster"] is True
+    assert [s["rule"] for s in kgp["reph_steps"]][:2] == ["8.601", "8.602"]
+    matrix = {
+        (c["chits"]["US"], c["chits"]["German"]): c["scenario"]
+        for c in kgp["initiative"]["matrix"]
+    }
+    assert matrix == MATRICES["kgp"]
+    assert listed["sg"]["initiative"] is None
+    assert listed["abtf"]["actions"] == []
+    for r in listed.values():
+        assert ok(client.get(r["definition_schema_url"]))["type"] == "object"
+        assert ok(client.get(r["sample_definition_url"]))["sample"] is True
