@@ -1,0 +1,176 @@
+"""The README is executed, not just read: the ```sh block of "## A session, by
+hand" runs as written, top to bottom, in ``bash -euo pipefail`` against a real
+server (``cgledger serve`` in a subprocess, on a free 127.0.0.1 port, SQLite in
+a temporary data dir), with nothing filled in by hand."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+HEADING = "## A session, by hand"
+BASE_LINE = "B=${CGLEDGER_URL:-http://localhost:8000}"
+SESSION_TIMEOUT = 120  # seconds for the whole block
+START_TIMEOUT = 30  # seconds for the server to answer
+
+#: A placeholder to fill in by hand, e.g. ``<German token>`` or ``<id>``.
+PLACEHOLDER = re.compile(r"<[A-Za-z][^<>\n]*>")
+#: A seq, roll index or request id typed into the block instead of read from an answer.
+HARD_CODED = [
+    re.compile(r"/(rolls|events|undo-requests|disputes|definition-amendments)/[0-9]"),
+    re.compile(r"[?&](at|after)=[1-9]"),
+    re.compile(r'\\?"(seq|seqs|to_seq|index)\\?"\s*:\s*\[?\s*[0-9]'),
+]
+
+
+def session_block() -> str:
+    """The first ```sh block of the README's "A session, by hand" section."""
+    text = README.read_text(encoding="utf-8")
+    section = re.search(rf"^{re.escape(HEADING)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert section, f"README.md has no {HEADING!r} section"
+    block = re.search(r"^```sh\n(.*?)^```", section.group(1), re.M | re.S)
+    assert block, f"README.md's {HEADING!r} section has no ```sh block"
+    return block.group(1)
+
+
+def test_the_session_needs_nothing_filled_in() -> None:
+    block = session_block()
+    assert not PLACEHOLDER.findall(block), "a placeholder to fill in by hand"
+    for pattern in HARD_CODED:
+        found = [m.group(0) for m in pattern.finditer(block)]
+        assert not found, f"hard-coded seq numbers {found}: read them from earlier answers"
+    # One base URL, which the test (or a reader) can point elsewhere.
+    assert block.count(BASE_LINE) == 1
+    assert block.count("localhost:8000") == 1
+    # Every call fails on an HTTP error, so a refused step stops the session.
+    calls = re.findall(r"\bcurl\s+(\S+)", block)
+    assert calls
+    assert all(flags in ("-sf", "-sfN") for flags in calls), calls
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def clean_env() -> dict[str, str]:
+    """This environment without CGLEDGER_* settings (no PostgreSQL, no keys)
+    and without proxies: the session talks to 127.0.0.1 only."""
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("CGLEDGER_") and not k.lower().endswith("_proxy")
+    }
+
+
+def answers(base: str) -> bool:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(f"{base}/v1/server-key", timeout=2) as r:
+            return bool(r.status == 200)
+    except OSError:
+        return False
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``cgledger serve`` (what ``ops/serve`` runs) in a subprocess; stopped at the end."""
+    log_path = tmp_path / "server.log"
+    env = {**clean_env(), "CGLEDGER_DATA_DIR": str(tmp_path / "data")}
+    for _attempt in range(3):  # another process may take the free port first
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        command = [sys.executable, "-m", "cgledger.cli", "serve"]
+        command += ["--host", "127.0.0.1", "--port", str(port)]
+        with log_path.open("wb") as log:
+            proc = subprocess.Popen(
+                command, cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log
+            )
+        try:
+            deadline = time.monotonic() + START_TIMEOUT
+            while proc.poll() is None and not answers(base):
+                assert time.monotonic() < deadline, "the server did not start in time:\n" + (
+                    log_path.read_text(errors="replace")
+                )
+                time.sleep(0.1)
+            if proc.poll() is None:
+                yield base
+                return
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+    pytest.fail("the server did not start:\n" + log_path.read_text(errors="replace"))
+
+
+@pytest.fixture
+def curl() -> str:
+    found = shutil.which("curl")
+    if found is None:
+        reason = "the README's session needs the curl binary, and it is not on PATH"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI must run the README's session: {reason}")
+        pytest.skip(reason)
+    return found
+
+
+@pytest.mark.usefixtures("curl")
+def test_the_session_runs_as_written(server: str, tmp_path: Path) -> None:
+    block = session_block()
+    # Run where cp.json and us.jsonl may be written, with the ``.venv/bin/cgledger``
+    # the block names being this interpreter's, and its ``python3`` first on PATH.
+    work = tmp_path / "session"
+    (work / ".venv" / "bin").mkdir(parents=True)
+    bindir = Path(sys.executable).parent
+    cli = bindir / "cgledger"
+    if not cli.exists():
+        cli = ROOT / ".venv" / "bin" / "cgledger"
+    (work / ".venv" / "bin" / "cgledger").symlink_to(cli)
+    script = work / "session.sh"
+    script.write_text(block, encoding="utf-8")
+    env = {
+        **clean_env(),
+        "CGLEDGER_URL": server,
+        "PATH": os.pathsep.join([str(bindir), os.environ.get("PATH", "")]),
+    }
+    try:
+        done = subprocess.run(
+            # -x: the trace (on stderr) shows which step failed.
+            ["bash", "-euxo", "pipefail", str(script)],
+            cwd=work,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=SESSION_TIMEOUT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(
+            f"the session did not end within {SESSION_TIMEOUT} s\n"
+            f"--- stdout\n{exc.stdout!r}\n--- stderr\n{exc.stderr!r}"
+        )
+    assert done.returncode == 0, (
+        f"the README's session failed (exit {done.returncode})\n"
+        f"--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
+    )
+    # The last step ran: the export verified against the checkpoint saved before the undo.
+    assert "OK us.jsonl" in done.stdout
