@@ -64,17 +64,20 @@ class StoreHistory:
         self.campaign_id = campaign_id
         self.pending: dict[int, dict[str, Any]] = {}
         self.pending_index: dict[str, dict[str, Any]] = {}
+        #: Records read so far (a record never changes once stored).
+        self.read: dict[int, dict[str, Any]] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> StoreHistory:
         return self  # it reads the store; a copy of the campaign reads the same one
 
     def record(self, seq: int) -> dict[str, Any]:
-        found = self.pending.get(seq)
+        found = self.pending.get(seq) or self.read.get(seq)
         if found is not None:
             return found
         events = self.store.events.get(self.campaign_id, gt=seq - 1, lte=seq, limit=1)
         for event in events:
             record: dict[str, Any] = event.record  # type: ignore[attr-defined]
+            self.read[seq] = record
             return record
         raise NotFound(f"no event {seq} in this campaign", field="seq")
 
@@ -264,10 +267,9 @@ class Ledger:
         return [e.record for e in events]  # type: ignore[attr-defined]
 
     def record(self, campaign: Campaign, seq: int) -> dict[str, Any]:
-        found = self.records(campaign, after=seq - 1, limit=1)
-        if not found or found[0]["seq"] != seq:
-            raise NotFound(f"no event {seq} in this campaign", field="seq")
-        return found[0]
+        """One stored record, through the campaign's history: a record the
+        request itself just appended is answered without a read."""
+        return campaign.record(seq)
 
     def definition(self, campaign: Campaign) -> dict[str, Any] | None:
         """The CG definition in force (DESIGN §7), read from the event that holds it."""

@@ -26,8 +26,9 @@ class Settings(BaseSettings):
     #: 64 hex digits: the Ed25519 seed that signs checkpoints (else
     #: ``data_dir/checkpoint.key``). Set it when several servers share one database.
     signing_key: str | None = None
-    #: Snapshot interval of the campaign aggregate, in events.
-    snapshot_interval: int = 100
+    #: Snapshot interval of the campaign aggregate, in events: a load replays
+    #: at most this many events after the latest snapshot (bench/cost.py).
+    snapshot_interval: int = 50
 
     def eventsourcing_env(self) -> dict[str, str]:
         """The environment the ``eventsourcing`` Application is built from."""

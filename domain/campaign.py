@@ -101,9 +101,9 @@ class Campaign(Aggregate):
         #: When the head event was recorded (a checkpoint's ``time``).
         self.head_at = ""
         self.token_hashes: dict[str, str] = {}
-        #: The last two batches of dice commitments (``first``, ``commitments``,
-        #: sealed ``blob``): the next roll's seed is in one of them. Older
-        #: batches are read by key (``domain.history``).
+        #: The last two batches of dice commitments (``first``, ``count`` and the
+        #: ``seq`` of the event that holds them): the next roll's seed is in one
+        #: of them. Older batches are found by key (``domain.history``).
         self.batches: list[dict[str, Any]] = []
         #: How many roll indices have a published commitment, and how many are used.
         self.committed = 0
@@ -286,11 +286,7 @@ class Campaign(Aggregate):
 
     def _on_CommitmentsPublished(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.committed = p["first_index"] + len(p["commitments"])
-        batch = {
-            "first": p["first_index"],
-            "commitments": list(p["commitments"]),
-            "blob": record["internal"]["sealed"],
-        }
+        batch = {"first": p["first_index"], "count": len(p["commitments"]), "seq": record["seq"]}
         self.batches = [*self.batches[-1:], batch]
 
     def _on_TableDefined(self, record: dict[str, Any], p: dict[str, Any]) -> None:
@@ -464,7 +460,8 @@ class Campaign(Aggregate):
 
     def commitment(self, index: int) -> str:
         """The published commitment of roll index ``index``."""
-        return str(self._batch(index)["commitments"][index % dice.BATCH_SIZE])
+        batch = self._batch(index)
+        return str(batch["commitments"][index - batch["first"]])
 
     def seed(self, index: int, sealer: Sealer) -> bytes:
         """The seed behind commitment ``index``, unsealed (server side only)."""
@@ -477,18 +474,24 @@ class Campaign(Aggregate):
         return seed
 
     def _batch(self, index: int) -> dict[str, Any]:
+        """The batch of commitments that holds roll index ``index``, read from
+        its ``CommitmentsPublished`` record: one of the last two, whose seqs
+        the aggregate keeps, or an older one found by key."""
+        seq = None
         for batch in self.batches:
-            if batch["first"] <= index < batch["first"] + len(batch["commitments"]):
-                return batch
-        # Batches are published BATCH_SIZE at a time from index 0 (dice.BATCH_SIZE).
-        first = index - index % dice.BATCH_SIZE
-        found = self.lookup(historybook.BATCH, first) if 0 <= index < self.committed else None
-        if found is None:
+            if batch["first"] <= index < batch["first"] + batch["count"]:
+                seq = batch["seq"]
+        if seq is None and 0 <= index < self.committed:
+            # Batches are published BATCH_SIZE at a time from index 0 (dice.BATCH_SIZE).
+            found = self.lookup(historybook.BATCH, index - index % dice.BATCH_SIZE)
+            seq = None if found is None else found["seq"]
+        if seq is None:
             raise NotFound(f"no commitment has been published for roll index {index}")
-        record = self.history.record(int(found["seq"]))
+        record = self.history.record(int(seq))
+        p = record["payload"]
         return {
-            "first": first,
-            "commitments": record["payload"]["commitments"],
+            "first": p["first_index"],
+            "commitments": p["commitments"],
             "blob": record["internal"]["sealed"],
         }
 
