@@ -158,6 +158,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
                         "joint": st.joint,
                         "action": st.action,
                         "from_date": st.from_date,
+                        "reading": st.reading or None,
                     }
                     for st in rs.reph_steps
                 ],

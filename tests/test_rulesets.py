@@ -58,3 +58,25 @@ def test_rulesets_list_their_interface(client: TestClient) -> None:
     for r in listed.values():
         assert ok(client.get(r["definition_schema_url"]))["type"] == "object"
         assert ok(client.get(r["sample_definition_url"]))["sample"] is True
+
+
+@pytest.mark.parametrize(
+    ("scenario", "start", "end", "winner", "rule"),
+    [
+        # 8.6234a: the Americans win a Dual Attack if their Current-LVP grew.
+        ("dual-attack", {"US": 15, "German": 37}, {"US": 16, "German": 36}, "US", "8.6234a"),
+        ("dual-attack", {"US": 15, "German": 37}, {"US": 15, "German": 37}, "German", "8.6234a"),
+        # 8.6234b EX: an Assaulter with no LVP at start needs >= 1 at the end ...
+        ("german-assault", {"US": 20, "German": 0}, {"US": 19, "German": 1}, "German", "8.6234b"),
+        ("german-assault", {"US": 20, "German": 0}, {"US": 20, "German": 0}, None, "8.6234b"),
+        # ... and one with 26 needs >= 32 (26 x .2 = 5.2 [FRU] = 6).
+        ("us-assault", {"US": 26, "German": 10}, {"US": 32, "German": 4}, "US", "8.6234b"),
+        ("us-assault", {"US": 26, "German": 10}, {"US": 31, "German": 5}, None, "8.6234b"),
+    ],
+)
+def test_kgp_scenario_victory_8_6234(
+    scenario: str, start: dict[str, int], end: dict[str, int], winner: str | None, rule: str
+) -> None:
+    found, why = REGISTRY["kgp"].rules.scenario_winner(scenario, start, end)
+    assert found == winner
+    assert why.startswith(rule)

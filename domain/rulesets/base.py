@@ -213,6 +213,15 @@ class Rules:
         del created, values
         return None
 
+    def scenario_winner(
+        self, scenario: str, start_lvp: dict[str, int], current_lvp: dict[str, int]
+    ) -> tuple[str | None, str]:
+        """The CG scenario's winner by the ruleset's victory rules, from each
+        side's Current-LVP Total at scenario start and at CG-Scenario End:
+        ``(side, rule)``, or ``(None, why)`` where the rules do not decide it."""
+        del scenario, start_lvp, current_lvp
+        return None, "the ruleset decides no scenario winner from LVP"
+
     def roll_rules(self) -> frozenset[str]:
         """Rule ids (``<ruleset>:<rule>``) whose rolls only its commands make."""
         return frozenset()

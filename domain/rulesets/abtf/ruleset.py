@@ -45,31 +45,118 @@ CAMPAIGNS = MappingProxyType(
     }
 )
 
-REPH_STEPS = tuple(
-    RePhStep(i, t)
-    for i, t in (
-        ("9.601", "Conclusion of Melee"),
-        ("9.602", "Marker Removal"),
-        ("9.603", "Rally and Unloading"),
-        ("9.604", "Encirclement, Minefields, Bog, and Shock"),
-        ("9.605", "Setup Area Determination"),
-        ("9.606", "Encircled-Marker Removal"),
-        ("9.607", "Equipment Possession and Hidden Fortifications"),
-        ("9.608", "Prisoners"),
-        ("9.609", "Extinguishing Flames and Blazes"),
-        ("9.610", "Wounded Leaders and Walking Wounded MMC"),
-        ("9.611", "Recombining and Battle Hardening"),
-        ("9.612", "New CG Date and SAN Adjustment"),
-        ("9.613", "Shift"),
-        ("9.614", "Equipment Repair and Replenishment"),
-        ("9.615", "OB-Given Reinforcements"),
-        ("9.616", "CPP Replenishment"),
-        ("9.617", "Purchasing Reinforcement Groups"),
-        ("9.618", "RG Strength, Weapons, Leaders, and Composition"),
-        ("9.619", "Purchasing Fortifications"),
-        ("9.620", "Ammunition Shortage and ELR Loss/Gain"),
-        ("9.621", "Scenario Commencement"),
-    )
+#: 9.6 RePh Sequence, as listed in the seed. Its key sentence is cut off after
+#: "numbered/", so the markers are read from the list and the text: "+"
+#: (9.601-.603) is read as "§", "†" (9.617-.621) is printed, and "*" (9.612-.620)
+#: comes from 9.62132 note 2; see each step's ``reading``.
+REPH_STEPS = (
+    RePhStep(
+        "9.601",
+        "Conclusion of Melee",
+        markers=("§",),
+        reading="The list prints '+' on 9.601-.603 and its key is cut off; these are the three "
+        "steps KGP 8.6 marks '§' (the steps reaching CG-Scenario End), so '+' is read as '§'.",
+    ),
+    RePhStep(
+        "9.602",
+        "Marker Removal",
+        markers=("§",),
+        reading="The list prints '+' on 9.601-.603 and its key is cut off; these are the three "
+        "steps KGP 8.6 marks '§' (the steps reaching CG-Scenario End), so '+' is read as '§'.",
+    ),
+    RePhStep(
+        "9.603",
+        "Rally and Unloading",
+        markers=("§",),
+        reading="The list prints '+' on 9.601-.603 and its key is cut off; these are the three "
+        "steps KGP 8.6 marks '§' (the steps reaching CG-Scenario End), so '+' is read as '§'.",
+    ),
+    RePhStep("9.604", "Encirclement, Minefields, Bog, and Shock"),
+    RePhStep("9.605", "Setup Area Determination"),
+    RePhStep("9.606", "Encircled-Marker Removal"),
+    RePhStep("9.607", "Equipment Possession and Hidden Fortifications"),
+    RePhStep("9.608", "Prisoners"),
+    RePhStep("9.609", "Extinguishing Flames and Blazes"),
+    RePhStep(
+        "9.610",
+        "Wounded Leaders and Walking Wounded MMC",
+        reading="9.6101 is each side's (9.6102 Walking Wounded only the British player's), "
+        "so the step is every side's.",
+    ),
+    RePhStep("9.611", "Recombining and Battle Hardening"),
+    RePhStep(
+        "9.612",
+        "New CG Date and SAN Adjustment",
+        markers=("*",),
+        joint=True,
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.613",
+        "Shift",
+        markers=("*",),
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.614",
+        "Equipment Repair and Replenishment",
+        markers=("*",),
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.615",
+        "OB-Given Reinforcements",
+        markers=("*",),
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.616",
+        "CPP Replenishment",
+        markers=("*",),
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.617",
+        "Purchasing Reinforcement Groups",
+        markers=("†", "*"),
+        reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
+        "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.618",
+        "RG Strength, Weapons, Leaders, and Composition",
+        markers=("†", "*"),
+        reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
+        "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.619",
+        "Purchasing Fortifications",
+        markers=("†", "*"),
+        reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
+        "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.620",
+        "Ammunition Shortage and ELR Loss/Gain",
+        markers=("†", "*"),
+        reading="'†' as printed and '*' from 9.62132 note 2; 9.6201 (British only, from 19 AM) "
+        "is one sub-step but 9.6202 ELR Loss/Gain is both sides' on every date, so the step "
+        "has every side and no from_date.",
+    ),
+    RePhStep(
+        "9.621",
+        "Scenario Commencement",
+        markers=("†",),
+        joint=True,
+        reading="'†' as printed and no '*' (note 2 repeats only 9.612-.620); joint because "
+        "it holds 9.6213 Initiative Determination, ABtF's equivalent of KGP 8.623.",
+    ),
 )
 
 RULESET = Ruleset(

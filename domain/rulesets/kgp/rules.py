@@ -168,9 +168,7 @@ class CppRules(Rules):
         elif kind == "RGPurchased":
             line["purchase_seqs"].append(seq)
             for item in values["rgs"]:
-                line["purchases"].append(
-                    cppbook.Purchase(seq=seq, rg=item["rg"], cpp=item["cpp"])
-                )
+                line["purchases"].append(cppbook.Purchase(seq=seq, rg=item["rg"], cpp=item["cpp"]))
         elif kind == "ReconPurchased":
             line["recon_cpp"] = values["cpp"]
             line["recon"] = values["final"]
@@ -408,3 +406,35 @@ def _require_replenished(engine: Engine, side: str) -> None:
 def _table_ref(table: tablebook.Table) -> dict[str, str]:
     """How an event names the table it was read with: id and content hash."""
     return {"id": table.id, "hash": tablebook.content_hash(table)}
+
+
+class KgpRules(CppRules):
+    """KGP's rules: its CPP roster (``CppRules``) and 8.6234's scenario victory."""
+
+    def scenario_winner(
+        self, scenario: str, start_lvp: dict[str, int], current_lvp: dict[str, int]
+    ) -> tuple[str | None, str]:
+        """8.6234 KGP CG-SCENARIO VICTORY CONDITIONS, on LVP.
+
+        a) Dual Attack: "The Americans win if at CG-Scenario End their
+        Current-LVP Total is > what it was at scenario start" (else the German).
+        b) Assault: "The Assaulting side wins if at CG-Scenario End its
+        Current-LVP Total is >= 20% (FRU, with a minimum increase of 1 LVP) more
+        than it was at scenario start, and/" - the OCR cuts the rest of b), so
+        a side that does not win by LVP is not declared the loser here: the
+        winner is then ``None``, with the reason.
+        """
+        if scenario == "dual-attack":
+            won = current_lvp["US"] > start_lvp["US"]
+            return ("US" if won else "German"), "8.6234a"
+        assaulter = {"us-assault": "US", "german-assault": "German"}.get(scenario)
+        if assaulter is None:
+            return None, f"8.6234: no victory conditions for a {scenario!r} scenario"
+        start = start_lvp[assaulter]
+        needed = start + max(1, -(-start // 5))  # 20%, FRU, at least 1 LVP
+        if current_lvp[assaulter] >= needed:
+            return assaulter, "8.6234b"
+        return None, (
+            f"8.6234b: {assaulter} did not win by LVP (needed {needed}); the rest of "
+            "8.6234b is lost in the seed's OCR"
+        )

@@ -40,7 +40,7 @@ from domain.rulesets.base import (
 )
 from domain.rulesets.kgp import definition
 from domain.rulesets.kgp import tables as kgp_tables
-from domain.rulesets.kgp.rules import CppRules
+from domain.rulesets.kgp.rules import KgpRules
 
 US = "US"
 GERMAN = "German"
@@ -120,36 +120,65 @@ CAMPAIGNS = MappingProxyType(
     }
 )
 
-#: 8.6 RePh Sequence, as listed in the seed.
-REPH_STEPS = tuple(
-    RePhStep(i, t)
-    for i, t in (
-        ("8.601", "Conclusion of Melee"),
-        ("8.602", "Marker Removal"),
-        ("8.603", "Rally, Unloading, Victory Determination, & CG-LVP Totals"),
-        ("8.604", "Encirclement, Minefields, Bog & Shock"),
-        ("8.605", "Setup Area Determination"),
-        ("8.606", "Escape"),
-        ("8.607", "Equipment Possession & Hidden Fortifications"),
-        ("8.608", "Prisoners"),
-        ("8.609", "Extinguishing Flames & Blazes"),
-        ("8.610", "Wounded Leaders"),
-        ("8.611", "Battle Hardening & Promotion"),
-        ("8.612", "New CG Date & SAN Adjustment"),
-        ("8.613", "Shift"),
-        ("8.614", "Equipment Repair & Replenishment"),
-        ("8.615", "Fortification & Wreck Removal"),
-        ("8.616", "CPP Replenishment"),
-        ("8.617", "KGP Weather"),
-        ("8.618", "German Ammunition Shortage"),
-        ("8.619", "Purchasing Reinforcement Groups"),
-        ("8.620", "RG Strength, Quality, Weapons & Leaders"),
-        ("8.621", "Purchasing Fortifications"),
-        ("8.622", "Purchasing Reconnaissance"),
-        ("8.623", "Initiative Determination"),
-        ("8.624", "Unit Setup"),
-        ("8.625", "Scenario Commencement"),
-    )
+#: 8.6 RePh Sequence, as listed in the seed, with its markers: "§" (8.601-.603
+#: reach CG-Scenario End), "†" (8.618-.621, the only steps before a CG Initial
+#: Scenario), "*" (8.612-.623, repeated until 8.623 generates a scenario) and
+#: "‡" (read on 8.624-.625; the seed's list prints none, see their ``reading``).
+REPH_STEPS = (
+    RePhStep("8.601", "Conclusion of Melee", markers=("§",)),
+    RePhStep("8.602", "Marker Removal", markers=("§",)),
+    RePhStep("8.603", "Rally, Unloading, Victory Determination, & CG-LVP Totals", markers=("§",)),
+    RePhStep("8.604", "Encirclement, Minefields, Bog & Shock"),
+    RePhStep("8.605", "Setup Area Determination"),
+    RePhStep("8.606", "Escape"),
+    RePhStep("8.607", "Equipment Possession & Hidden Fortifications"),
+    RePhStep("8.608", "Prisoners"),
+    RePhStep("8.609", "Extinguishing Flames & Blazes"),
+    RePhStep("8.610", "Wounded Leaders"),
+    RePhStep("8.611", "Battle Hardening & Promotion"),
+    RePhStep("8.612", "New CG Date & SAN Adjustment", markers=("*",), joint=True),
+    RePhStep("8.613", "Shift", markers=("*",)),
+    RePhStep("8.614", "Equipment Repair & Replenishment", markers=("*",)),
+    RePhStep("8.615", "Fortification & Wreck Removal", markers=("*",)),
+    RePhStep("8.616", "CPP Replenishment", markers=("*",), action="cpp-replenishments"),
+    RePhStep(
+        "8.617",
+        "KGP Weather",
+        markers=("*",),
+        reading="8.617 has each side record the Historical Weather Chart's weather on its "
+        "CG Roster, so every side takes it (only the optional 8.6171 Random Weather DR is "
+        "the U.S. player's).",
+    ),
+    RePhStep(
+        "8.618",
+        "German Ammunition Shortage",
+        markers=("†", "*"),
+        sides=(GERMAN,),
+        from_date="20 AM",
+        reading="'Beginning on Dec 20 AM ... the German makes a DR': from 20 AM, German only, "
+        "so its '†' matters only before CG II's 20 PM Initial Scenario.",
+    ),
+    RePhStep("8.619", "Purchasing Reinforcement Groups", markers=("†", "*")),
+    RePhStep("8.620", "RG Strength, Quality, Weapons & Leaders", markers=("†", "*")),
+    RePhStep("8.621", "Purchasing Fortifications", markers=("†", "*")),
+    RePhStep("8.622", "Purchasing Reconnaissance", markers=("*",)),
+    RePhStep("8.623", "Initiative Determination", markers=("*",), joint=True),
+    RePhStep(
+        "8.624",
+        "Unit Setup",
+        markers=("‡",),
+        reading="The seed's 8.6 list prints no '‡' though 8.6 defines it (steps done only if "
+        "8.623 generates a non-Initial scenario); only 8.624-.625 follow 8.623 and 8.6241 sets "
+        "up by the 8.6233 scenario type, so '‡' is read here.",
+    ),
+    RePhStep(
+        "8.625",
+        "Scenario Commencement",
+        markers=("‡",),
+        reading="The seed's 8.6 list prints no '‡' though 8.6 defines it (steps done only if "
+        "8.623 generates a non-Initial scenario); only 8.624-.625 follow 8.623 and 8.625 moves "
+        "first by the 8.6233 scenario type, so '‡' is read here.",
+    ),
 )
 
 
@@ -170,7 +199,7 @@ RULESET = Ruleset(
     sequence_rule="8.6",
     definition=definition.MODEL,
     sample_definition=definition.SAMPLE,
-    rules=CppRules("kgp", cpp_base),
+    rules=KgpRules("kgp", cpp_base),
     tables=kgp_tables.TABLES,
     scenario_types=("dual-attack", "german-assault", "us-assault", "idle"),  # 8.6233
     # 8.6232's matrix: its rows are the German chit (its "*" note is about the

@@ -30,29 +30,41 @@ CAMPAIGNS = MappingProxyType(
     }
 )
 
-REPH_STEPS = tuple(
-    RePhStep(i, t)
-    for i, t in (
-        ("2.1", "Melee Resolution"),
-        ("2.2", "Marker Removal"),
-        ("2.3", "Rally"),
-        ("2.4", "Motion"),
-        ("2.5", "Encirclement"),
-        ("2.6", "Bogged"),
-        ("2.7", "Shock"),
-        ("2.8", "Flames"),
-        ("2.9", "Victory Determination"),
-        ("3.1", "Wounded Leaders"),
-        ("3.2", "Heroes"),
-        ("3.3", "Repair Table"),
-        ("3.4", "American Reinforcements"),
-        ("3.5", "German Reinforcements"),
-        ("3.6", "Leaders"),
-        ("3.7", "U.S. Medium Tank Models"),
-        ("3.8", "Entry"),
-        ("3.9", "OBA"),
-        ("4.0", "Next CG Scenario"),
-    )
+#: 1.2's sequence (2.1-4.0). The seed prints no step markers, and 1.2 gives one
+#: order for both players, American first ("Both players (if applicable),
+#: American first, complete each step before moving on to the next step").
+REPH_STEPS = (
+    RePhStep("2.1", "Melee Resolution"),
+    RePhStep("2.2", "Marker Removal"),
+    RePhStep("2.3", "Rally"),
+    RePhStep("2.4", "Motion"),
+    RePhStep("2.5", "Encirclement"),
+    RePhStep("2.6", "Bogged"),
+    RePhStep("2.7", "Shock"),
+    RePhStep("2.8", "Flames"),
+    RePhStep("2.9", "Victory Determination", sides=(AMERICAN,)),
+    RePhStep("3.1", "Wounded Leaders"),
+    RePhStep("3.2", "Heroes"),
+    RePhStep("3.3", "Repair Table"),
+    RePhStep("3.4", "American Reinforcements", sides=(AMERICAN,)),
+    RePhStep("3.5", "German Reinforcements", sides=(GERMAN,)),
+    RePhStep("3.6", "Leaders"),
+    RePhStep(
+        "3.7",
+        "U.S. Medium Tank Models",
+        sides=(AMERICAN,),
+        reading="3.7 names no player, but its M4 Armor Reinforcement Groups are the American's "
+        "(3.4), so the American makes the secret DR.",
+    ),
+    RePhStep("3.8", "Entry"),
+    RePhStep("3.9", "OBA"),
+    RePhStep(
+        "4.0",
+        "Next CG Scenario",
+        joint=True,
+        reading="'Players now begin the next CG scenario': both players begin it together, and "
+        "it is the step that begins the next CG Date (as KGP 8.612), so it is joint.",
+    ),
 )
 
 RULESET = Ruleset(
