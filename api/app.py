@@ -528,7 +528,7 @@ def _action_route(app: FastAPI, path: str, actions: list[Action]) -> None:
             caller,
             campaign_id,
             lambda c, ctx: c.perform(ctx, path, model),
-            operation=path,
+            operation=action.operation or path,
             body=model.model_dump(mode="json"),
             idem=idem,
             if_match=if_match,

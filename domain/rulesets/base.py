@@ -152,6 +152,8 @@ class Action:
 
     ``body`` is the pydantic model of its request body; ``run`` checks the
     rule, rolls and appends, and returns the seq of its main event.
+    ``operation`` names the request in its Idempotency-Key fingerprint (the
+    path, unless a log recorded it under another name before).
     """
 
     path: str
@@ -159,6 +161,7 @@ class Action:
     summary: str
     body: type[BaseModel]
     run: Callable[[Engine, Ctx, Any], int]
+    operation: str = ""
 
 
 class Rules:

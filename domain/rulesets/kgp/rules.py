@@ -106,6 +106,8 @@ class CppRules(Rules):
     def __init__(self, ruleset_id: str, base: Base) -> None:
         self.ruleset_id = ruleset_id
         self.base = base
+        # ``operation``: the Idempotency-Key fingerprint's names from before
+        # rulesets were packages, so a retry across the upgrade still replays.
         self.actions = MappingProxyType(
             {
                 a.path: a
@@ -116,6 +118,7 @@ class CppRules(Rules):
                         "8.616: the CPP Base # (8.6161) minus a Secret DR of the side.",
                         ReplenishmentCreate,
                         self._replenish,
+                        operation="cpp-replenishment",
                     ),
                     Action(
                         "rg-purchases",
@@ -124,6 +127,7 @@ class CppRules(Rules):
                         "``secret`` is false).",
                         RGPurchaseCreate,
                         self._purchase,
+                        operation="rg-purchase",
                     ),
                     Action(
                         "recon",
@@ -131,6 +135,7 @@ class CppRules(Rules):
                         "8.622: spend 1 CPP (or 2 for +5 drm) and make the Recon dr.",
                         ReconCreate,
                         self._recon,
+                        operation="recon",
                     ),
                 )
             }
