@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from typing import Any
 
 import pytest
 
-from cgledger.ledger import Ledger
+from cgledger.ledger import Ledger, StoreHistory
 from cgledger.settings import SQLITE_FILE, Settings
 from domain.campaign import Campaign
 
@@ -141,3 +142,39 @@ def test_auth_is_checked_before_the_body(client: Any) -> None:
 def _state(campaign: Campaign) -> dict[str, object]:
     """The aggregate's state, without the history the Ledger attaches on load."""
     return {k: v for k, v in vars(campaign).items() if k != "_history"}
+
+
+def test_a_campaign_without_keyed_entries_gets_them_on_first_load(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A campaign recorded before ``domain.history``'s keys existed (as every
+    campaign from before the engine issue was) gets all its keys on its first
+    load, on both backends: old rolls, batches and reveals are found again."""
+    led = Ledger(settings)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(StoreHistory, "entries", lambda self, after: [])  # write no keys
+            m.setattr(Ledger, "_backfill", lambda self, cid, history: None)
+            campaign = _create(led)
+            secret = [_roll(led, campaign.cid, "US", secret=True) for _ in range(100)]
+            led.execute(
+                campaign.cid, "US", lambda c, ctx: c.reveal(ctx, secret[-1]), operation="r", body={}
+            )
+        assert list(led.store.events.get(uuid.uuid5(campaign.id, "roll/0"))) == []
+    finally:
+        led.close()
+    fresh = Ledger(settings)  # a new process: it has not checked this campaign yet
+    try:
+        loaded = fresh.load(campaign.cid)
+        assert loaded.roll_seq(0) == secret[0]
+        assert loaded.is_revealed(secret[-1])
+        assert not loaded.is_revealed(secret[0])
+        # Roll 0 is in the first batch, which the aggregate no longer holds:
+        # only its keyed entry finds the commitment that the reveal checks.
+        fresh.execute(
+            campaign.cid, "US", lambda c, ctx: c.reveal(ctx, secret[0]), operation="r", body={}
+        )
+        assert fresh.load(campaign.cid).is_revealed(secret[0])
+        assert len(list(fresh.store.events.get(uuid.uuid5(campaign.id, "indexed")))) == 1
+    finally:
+        fresh.close()
