@@ -52,9 +52,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.floor_app import Counter, Store  # noqa: E402
+from cgledger.domain.history import index_entries  # noqa: E402
 from cgledger.ledger import Ledger  # noqa: E402
 from cgledger.settings import Settings  # noqa: E402
-from domain.history import index_entries  # noqa: E402
 
 PG_URL = os.environ.get(
     "CGLEDGER_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"

@@ -34,9 +34,9 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from cgledger.domain.rulesets.kgp.rules import RGPurchaseCreate
 from cgledger.ledger import Ledger
 from cgledger.settings import Settings
-from domain.rulesets.kgp.rules import RGPurchaseCreate
 
 
 def _median_ms(fn: Callable[[], object], times: int) -> float:

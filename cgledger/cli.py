@@ -16,7 +16,7 @@ from cgledger.settings import Settings
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from api.app import create_app
+    from cgledger.api.app import create_app
 
     settings = Settings()
     host = args.host or settings.host

@@ -24,15 +24,15 @@ from eventsourcing.application import AggregateNotFoundError, Application, proje
 from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 
+from cgledger.domain.campaign import SCHEMA, Campaign, Ctx, token_hash
+from cgledger.domain.dice import canon
+from cgledger.domain.errors import IdempotencyMismatch, NotFound, VersionConflict
+from cgledger.domain.history import IDEM, INDEXED, index_entries
+from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.visibility import REFEREE
 from cgledger.sealing import AesGcmSealer, load_or_create_key
 from cgledger.settings import Settings
 from cgledger.signing import CheckpointSigner, load_or_create_signing_key
-from domain.campaign import SCHEMA, Campaign, Ctx, token_hash
-from domain.dice import canon
-from domain.errors import IdempotencyMismatch, NotFound, VersionConflict
-from domain.history import IDEM, INDEXED, index_entries
-from domain.rulesets import REGISTRY
-from domain.visibility import REFEREE
 
 MAX_ATTEMPTS = 20
 MAX_SEQ = 2**63 - 1
@@ -42,7 +42,7 @@ Command = Callable[[Campaign, Ctx], int]
 
 
 class IndexEntry(DomainEvent):
-    """A keyed entry of a campaign (``domain.history``), stored as the only
+    """A keyed entry of a campaign (``cgledger.domain.history``), stored as the only
     event of its own stream (``uuid5(campaign, key)``): written once, in the
     same transaction as the campaign event it points at, and read by key."""
 
@@ -55,7 +55,7 @@ def _entry_id(campaign_id: uuid.UUID, name: str) -> uuid.UUID:
 
 
 class StoreHistory:
-    """``domain.history.History`` over the event store: records by seq, keys
+    """``cgledger.domain.history.History`` over the event store: records by seq, keys
     by their entry streams, and the records a command appended but has not
     saved yet (``remember``), which ``Ledger`` then saves with their entries."""
 
@@ -220,7 +220,7 @@ class Ledger:
         return campaign
 
     def _backfill(self, cid: uuid.UUID, history: StoreHistory) -> None:
-        """A campaign recorded before its keyed entries existed (``domain.history``)
+        """A campaign recorded before its keyed entries existed (``cgledger.domain.history``)
         gets them all, then the mark that says so; checked once per process."""
         if history.lookup(INDEXED, MAX_SEQ) is None:
             entries = []

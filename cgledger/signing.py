@@ -2,7 +2,7 @@
 
 Trust model
 -----------
-The hash chain of an export (``domain.chain``) proves that the log is
+The hash chain of an export (``cgledger.domain.chain``) proves that the log is
 *internally* consistent, but not that it is the log the server showed before:
 whoever controls the database can rewrite an event and re-hash and re-chain
 everything after it, and the result verifies. A *checkpoint* closes that gap.
@@ -46,8 +46,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 
+from cgledger.domain.dice import canon
 from cgledger.sealing import load_or_create_secret
-from domain.dice import canon
 
 KEY_FILE = "checkpoint.key"
 ALGORITHM = "Ed25519"

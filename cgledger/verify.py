@@ -25,7 +25,7 @@ Needs nothing but the file: it checks that
   and re-chained every event, and an export that ends before a checkpoint fails
   (the log was cut, or the export is older).
 
-A line may carry an optional ``meta`` object (``domain.chain``); its hash
+A line may carry an optional ``meta`` object (``cgledger.domain.chain``); its hash
 covers it.
 
 The first problem is reported with the ``seq`` of the first bad event.
@@ -39,12 +39,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from cgledger.domain import dice
+from cgledger.domain import tables as tablebook
+from cgledger.domain.chain import GENESIS, LINE_FIELDS, META, event_hash, secret_digest
+from cgledger.domain.errors import DomainError
+from cgledger.domain.rulesets import REGISTRY
 from cgledger.signing import CheckpointError, check_checkpoint, key_id
-from domain import dice
-from domain import tables as tablebook
-from domain.chain import GENESIS, LINE_FIELDS, META, event_hash, secret_digest
-from domain.errors import DomainError
-from domain.rulesets import REGISTRY
 
 
 class VerificationError(Exception):

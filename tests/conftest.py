@@ -21,7 +21,7 @@ import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from cgledger.api.app import create_app
 from cgledger.ledger import Ledger
 from cgledger.settings import Settings
 

@@ -8,8 +8,8 @@ import hashlib
 import json
 from typing import Any
 
-from domain.chain import GENESIS, event_hash, secret_digest
-from domain.dice import canon
+from cgledger.domain.chain import GENESIS, event_hash, secret_digest
+from cgledger.domain.dice import canon
 
 
 def split(data: bytes) -> list[bytes]:

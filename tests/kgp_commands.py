@@ -1,10 +1,15 @@
-"""KGP's own commands (``domain.rulesets.kgp.rules``), called the way the API
+"""KGP's own commands (``cgledger.domain.rulesets.kgp.rules``), called the way the API
 calls them: ``Campaign.perform`` with the action's validated body."""
 
 from __future__ import annotations
 
-from domain.campaign import Campaign, Ctx
-from domain.rulesets.kgp.rules import ReconCreate, ReplenishmentCreate, RGItem, RGPurchaseCreate
+from cgledger.domain.campaign import Campaign, Ctx
+from cgledger.domain.rulesets.kgp.rules import (
+    ReconCreate,
+    ReplenishmentCreate,
+    RGItem,
+    RGPurchaseCreate,
+)
 
 
 def replenish_cpp(c: Campaign, ctx: Ctx, side: str | None, client_nonce: str | None) -> int:

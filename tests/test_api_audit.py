@@ -23,7 +23,7 @@ from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 from forge import parse, reseal
 
-from api.app import create_app
+from cgledger.api.app import create_app
 from cgledger.settings import Settings
 from cgledger.signing import check_checkpoint
 from cgledger.verify import VerificationError, verify_bytes

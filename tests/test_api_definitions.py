@@ -12,9 +12,9 @@ import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
+from cgledger.domain.dice import canon
+from cgledger.domain.rulesets import REGISTRY
 from cgledger.verify import verify_bytes
-from domain.dice import canon
-from domain.rulesets import REGISTRY
 
 RULESETS = {"kgp": ("CG I", None), "abtf": ("CG I", "18 AM"), "sg": ("SG", None)}
 

@@ -1,13 +1,13 @@
 """Rule-table rolls over the REST API (DESIGN §2 dice, §3 REST, §4 visibility).
 
-The SG ruleset's tables (``domain/rulesets/sg/tables.py``) are listed, read one
+The SG ruleset's tables (``cgledger/domain/rulesets/sg/tables.py``) are listed, read one
 by one and rolled in an SG campaign (sides American and German, plus the
 referee): a public Repair dr, the Secret Leader and M4 Model DRs, their reveal,
 every refusal of a bad DRM or input, an idempotent retry, and the offline
 verifier on genuine and forged exports.
 
 SG tables have no named DRMs, so the named-DRM refusals are checked on a small
-probe table, both through :func:`domain.tables.apply_drms` and over REST (the
+probe table, both through :func:`cgledger.domain.tables.apply_drms` and over REST (the
 probe is served as an SG table for the duration of that test), and on a real
 KGP/ABtF table once one with a fixed and a per DRM is registered.
 
@@ -30,12 +30,12 @@ from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 from forge import parse, reseal, split
 
+from cgledger.domain import dice
+from cgledger.domain import tables as tb
+from cgledger.domain.errors import InvalidInput
+from cgledger.domain.rulesets import REGISTRY, Ruleset
+from cgledger.domain.tables import DrmRequest, Table, band_for, band_range, content_hash
 from cgledger.verify import Report, VerificationError, verify_bytes
-from domain import dice
-from domain import tables as tb
-from domain.errors import InvalidInput
-from domain.rulesets import REGISTRY, Ruleset
-from domain.tables import DrmRequest, Table, band_for, band_range, content_hash
 
 SG = REGISTRY["sg"]
 CLI = Path(sys.executable).with_name("cgledger")

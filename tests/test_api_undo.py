@@ -1,4 +1,4 @@
-"""Undo and disputes over REST (DESIGN §5; rules in ``domain/undo.py``), on
+"""Undo and disputes over REST (DESIGN §5; rules in ``cgledger/domain/undo.py``), on
 SQLite and PostgreSQL (the ``client`` fixture).
 
 A KGP CG I campaign (``kgp``: the German holds 2 CPP from the Initial
@@ -21,7 +21,7 @@ import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
-from projections.evidence import table_recheck
+from cgledger.projections.evidence import table_recheck
 
 KGP = {"ruleset": "kgp", "campaign": "CG I", "title": "undo", "initial_cpp": {"German": 2}}
 REASON = "misclick: wrong RG"

@@ -22,12 +22,12 @@ import psycopg
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
+from cgledger.domain import dice
+from cgledger.domain.chain import secret_digest
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
-from domain import dice
-from domain.chain import secret_digest
 
-#: 8.6161 CPP Base # chart, CG I, 19 PM, German (see domain/rulesets/kgp/ruleset.py).
+#: 8.6161 CPP Base # chart, CG I, 19 PM, German (see cgledger/domain/rulesets/kgp/ruleset.py).
 GERMAN_BASE_19PM = 35
 #: Fields of the roll object of DESIGN §3 (the contract names; extensions allowed).
 ROLL_FIELDS = {
@@ -731,7 +731,7 @@ def test_store_holds_no_token_and_no_unrevealed_seed(
 
 
 def test_stub_digests_cannot_be_brute_forced_without_the_salt(kgp: Game) -> None:
-    """DESIGN §2/§4 and domain/chain.py: every secret part holds a random salt, so an
+    """DESIGN §2/§4 and cgledger/domain/chain.py: every secret part holds a random salt, so an
     opponent who sees only ``secret_digest`` cannot try the few plausible values of
     an RG purchase (8.619) or a CPP Replenishment DR (8.616) against it."""
     walk = german_refit(kgp, recon=False)

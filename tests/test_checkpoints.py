@@ -22,7 +22,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from forge import join, parse, reseal, seal_header, split
 
 from cgledger.cli import main
+from cgledger.domain.dice import canon
+from cgledger.domain.visibility import REFEREE
 from cgledger.ledger import Ledger
+from cgledger.projections.eventlog import export_jsonl
 from cgledger.sealing import load_or_create_key, load_or_create_secret
 from cgledger.settings import Settings
 from cgledger.signing import (
@@ -33,9 +36,6 @@ from cgledger.signing import (
     load_or_create_signing_key,
 )
 from cgledger.verify import Report, VerificationError, verify_bytes
-from domain.dice import canon
-from domain.visibility import REFEREE
-from projections.eventlog import export_jsonl
 
 #: RFC 8032, section 7.1, TEST 1: an Ed25519 seed and its public key.
 RFC_SEED = bytes.fromhex("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")

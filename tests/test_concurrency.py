@@ -29,13 +29,13 @@ from conftest import Game
 from conftest import assert_problem as problem
 from fastapi.testclient import TestClient
 
+from cgledger.domain import dice
+from cgledger.domain.errors import DomainError, RuleViolation, VersionConflict
+from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.visibility import REFEREE
 from cgledger.ledger import Ledger
+from cgledger.projections.eventlog import export_jsonl
 from cgledger.verify import verify_bytes
-from domain import dice
-from domain.errors import DomainError, RuleViolation, VersionConflict
-from domain.rulesets.kgp import cpp as cppbook
-from domain.visibility import REFEREE
-from projections.eventlog import export_jsonl
 
 THREADS = 8
 N = 24

@@ -14,7 +14,7 @@ import pytest
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
-from domain.definitions import (
+from cgledger.domain.definitions import (
     CGDefinition,
     asl_axial,
     definition_hash,
@@ -22,13 +22,13 @@ from domain.definitions import (
     hex_entry,
     merge_patch,
 )
-from domain.dice import canon
-from domain.rulesets.abtf import definition as abtf_def
-from domain.rulesets.abtf.ruleset import RULESET as ABTF
-from domain.rulesets.kgp import definition as kgp_def
-from domain.rulesets.kgp.ruleset import RULESET as KGP
-from domain.rulesets.sg import definition as sg_def
-from domain.rulesets.sg.ruleset import RULESET as SG
+from cgledger.domain.dice import canon
+from cgledger.domain.rulesets.abtf import definition as abtf_def
+from cgledger.domain.rulesets.abtf.ruleset import RULESET as ABTF
+from cgledger.domain.rulesets.kgp import definition as kgp_def
+from cgledger.domain.rulesets.kgp.ruleset import RULESET as KGP
+from cgledger.domain.rulesets.sg import definition as sg_def
+from cgledger.domain.rulesets.sg.ruleset import RULESET as SG
 
 MODULES = {"kgp": kgp_def, "abtf": abtf_def, "sg": sg_def}
 RULESETS = {"kgp": KGP, "abtf": ABTF, "sg": SG}

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain import visibility
-from projections import dicestats
-from projections.dicestats import chi2_sf, dice_stats
+from cgledger.domain import visibility
+from cgledger.projections import dicestats
+from cgledger.projections.dicestats import chi2_sf, dice_stats
 
 # ---------------------------------------------------------------- builders
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from domain import dice
+from cgledger.domain import dice
 
 VECTORS_FILE = Path(__file__).resolve().parents[2] / "shared" / "dice-vectors.json"
 if not VECTORS_FILE.exists():  # a checkout that carries its own copy

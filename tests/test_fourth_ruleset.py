@@ -16,12 +16,11 @@ from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ConfigDict, Field
 
-from cgledger.verify import verify_bytes
-from domain.context import Ctx
-from domain.errors import RuleViolation
-from domain.requests import Body, Nonce
-from domain.rulesets import register, unregister
-from domain.rulesets.base import (
+from cgledger.domain.context import Ctx
+from cgledger.domain.errors import RuleViolation
+from cgledger.domain.requests import Body, Nonce
+from cgledger.domain.rulesets import register, unregister
+from cgledger.domain.rulesets.base import (
     Action,
     CampaignDef,
     Engine,
@@ -30,7 +29,8 @@ from domain.rulesets.base import (
     Ruleset,
     period_date_normalizer,
 )
-from domain.tables import Table, ge, le, registry
+from cgledger.domain.tables import Table, ge, le, registry
+from cgledger.verify import verify_bytes
 
 RED, BLUE = "Red", "Blue"
 

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
+from cgledger.domain.campaign import Campaign
 from cgledger.ledger import Ledger, StoreHistory
 from cgledger.settings import SQLITE_FILE, Settings
-from domain.campaign import Campaign
 
 
 def _create(ledger: Ledger, **kw: Any) -> Campaign:
@@ -147,7 +147,7 @@ def _state(campaign: Campaign) -> dict[str, object]:
 def test_a_campaign_without_keyed_entries_gets_them_on_first_load(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A campaign recorded before ``domain.history``'s keys existed (as every
+    """A campaign recorded before ``cgledger.domain.history``'s keys existed (as every
     campaign from before the engine issue was) gets all its keys on its first
     load, on both backends: old rolls, batches and reveals are found again."""
     led = Ledger(settings)

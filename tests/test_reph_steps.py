@@ -23,10 +23,10 @@ from typing import NamedTuple
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from cgledger.api.app import create_app
+from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.rulesets.base import MARKERS
 from cgledger.settings import Settings
-from domain.rulesets import REGISTRY
-from domain.rulesets.base import MARKERS
 
 EVERY: tuple[str, ...] = ()  # every side acts in the step
 

@@ -34,19 +34,19 @@ from eventsourcing.application import project_aggregate
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
+from cgledger.domain import dice
+from cgledger.domain import undo as undobook
+from cgledger.domain.campaign import Campaign, Ctx, token_hash
+from cgledger.domain.chain import GENESIS, event_hash, secret_digest
+from cgledger.domain.errors import DomainError
+from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.tables import DrmRequest
+from cgledger.domain.visibility import REFEREE
 from cgledger.ledger import CampaignStore, Done, Ledger
+from cgledger.projections.eventlog import export_jsonl
 from cgledger.sealing import AesGcmSealer
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
-from domain import dice
-from domain import undo as undobook
-from domain.campaign import Campaign, Ctx, token_hash
-from domain.chain import GENESIS, event_hash, secret_digest
-from domain.errors import DomainError
-from domain.rulesets.kgp import cpp as cppbook
-from domain.tables import DrmRequest
-from domain.visibility import REFEREE
-from projections.eventlog import export_jsonl
 
 NOW = "2026-01-01T00:00:00Z"
 #: The campaign's state that state events build and an undo rebuilds.

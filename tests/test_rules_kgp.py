@@ -11,15 +11,15 @@ from uuid import UUID
 import kgp_commands as kgpc
 import pytest
 
+from cgledger.domain import dice, tables
+from cgledger.domain.campaign import Campaign, Ctx
+from cgledger.domain.errors import InvalidInput, RuleViolation
+from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.rulesets.kgp import ruleset as K
+from cgledger.domain.rulesets.kgp.rules import RECON_2_CPP, RECON_LAX
+from cgledger.domain.visibility import REFEREE
 from cgledger.sealing import AesGcmSealer
-from domain import dice, tables
-from domain.campaign import Campaign, Ctx
-from domain.errors import InvalidInput, RuleViolation
-from domain.rulesets import REGISTRY
-from domain.rulesets.kgp import cpp as cppbook
-from domain.rulesets.kgp import ruleset as K
-from domain.rulesets.kgp.rules import RECON_2_CPP, RECON_LAX
-from domain.visibility import REFEREE
 
 KGP = REGISTRY["kgp"]
 REPLENISH = KGP.tables["kgp:8.616"]

@@ -7,7 +7,7 @@ import pytest
 from conftest import ok
 from fastapi.testclient import TestClient
 
-from domain.rulesets import REGISTRY
+from cgledger.domain.rulesets import REGISTRY
 
 #: 8.6232 and 9.62132, read off the seeds' matrices (rows German, columns the
 #: other side): (other side's chit, German chit) -> scenario type.

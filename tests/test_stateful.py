@@ -56,12 +56,12 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from api.app import create_app
-from api.audit import state_view
+from cgledger.api.app import create_app
+from cgledger.api.audit import state_view
+from cgledger.domain.campaign import Campaign
 from cgledger.ledger import Done, Ledger, StoreHistory
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
-from domain.campaign import Campaign
 
 SIDES = ("US", "German")
 REFEREE = "referee"

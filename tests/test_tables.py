@@ -9,10 +9,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain import tables as tb
-from domain.errors import InvalidInput
-from domain.rulesets import REGISTRY
-from domain.tables import DrmRequest, Ref, Table, fixed, from_input, ge, le, per, span, valued
+from cgledger.domain import tables as tb
+from cgledger.domain.errors import InvalidInput
+from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.tables import (
+    DrmRequest,
+    Ref,
+    Table,
+    fixed,
+    from_input,
+    ge,
+    le,
+    per,
+    span,
+    valued,
+)
 
 ALL = [t for rs in REGISTRY.values() for t in rs.tables.values()]
 IDS = [t.id for t in ALL]

@@ -1,4 +1,4 @@
-"""ABtF RePh tables (domain/rulesets/abtf/tables.py), checked against the seed
+"""ABtF RePh tables (cgledger/domain/rulesets/abtf/tables.py), checked against the seed
 text (seed ``003_…``, 9.601-9.62164): every band of every table, the worked
 examples (9.6142, 9.6182, 9.6202), the DRMs each table allows, and the
 refusals."""
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from domain.errors import InvalidInput
-from domain.rulesets.abtf import tables as abtf
-from domain.tables import DrmRequest, Table, band_for, check_inputs, resolve
+from cgledger.domain.errors import InvalidInput
+from cgledger.domain.rulesets.abtf import tables as abtf
+from cgledger.domain.tables import DrmRequest, Table, band_for, check_inputs, resolve
 
 
 def other(value: int) -> DrmRequest:

@@ -1,4 +1,4 @@
-"""The KGP RePh 8.604-8.615 tables (``domain/rulesets/kgp/tables_a.py``) against the
+"""The KGP RePh 8.604-8.615 tables (``cgledger/domain/rulesets/kgp/tables_a.py``) against the
 seed text (``000_…``): every band, every worked example, the Original-roll
 specials, the DRM kinds and the refusals."""
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from domain.errors import InvalidInput
-from domain.rulesets.kgp import tables_a as kgp
-from domain.tables import (
+from cgledger.domain.errors import InvalidInput
+from cgledger.domain.rulesets.kgp import tables_a as kgp
+from cgledger.domain.tables import (
     DrmRequest,
     Table,
     band_for,

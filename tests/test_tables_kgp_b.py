@@ -1,4 +1,4 @@
-"""KGP tables of 8.616-8.625 and the CG/KGP SSR (domain/rulesets/kgp/tables_b.py),
+"""KGP tables of 8.616-8.625 and the CG/KGP SSR (cgledger/domain/rulesets/kgp/tables_b.py),
 checked against the seed text: every band of every table, the worked examples
 (8.6162, 8.6202, 8.6205), the DRMs each table allows, and the refusals."""
 
@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from domain.errors import InvalidInput
-from domain.rulesets.kgp import tables_b as kgp
-from domain.tables import (
+from cgledger.domain.errors import InvalidInput
+from cgledger.domain.rulesets.kgp import tables_b as kgp
+from cgledger.domain.tables import (
     DrmRequest,
     Table,
     band_for,

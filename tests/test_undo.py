@@ -1,4 +1,4 @@
-"""Undo by replay in the domain (DESIGN §5, ``domain.undo``), without a database.
+"""Undo by replay in the domain (DESIGN §5, ``cgledger.domain.undo``), without a database.
 
 * Rewind: reverting everything after seq k leaves exactly the state the
   campaign had at version k; undoing that undo gives back the state before it.
@@ -30,9 +30,9 @@ from test_replay import (
     run,
 )
 
-from domain.campaign import Campaign
-from domain.errors import DomainError, Forbidden, RuleViolation
-from domain.visibility import REFEREE
+from cgledger.domain.campaign import Campaign
+from cgledger.domain.errors import DomainError, Forbidden, RuleViolation
+from cgledger.domain.visibility import REFEREE
 
 
 def game(campaign: Campaign) -> dict[str, Any]:

@@ -8,8 +8,8 @@ import dataclasses
 
 import kgp_commands as kgpc
 
+from cgledger.domain.campaign import SCHEMA, Campaign
 from cgledger.ledger import Ledger
-from domain.campaign import SCHEMA, Campaign
 
 #: Attributes the aggregate did not have before schema 2.
 NEW_IN_2 = (

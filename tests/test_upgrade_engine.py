@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
+from cgledger.api.app import create_app
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 

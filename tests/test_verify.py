@@ -28,11 +28,11 @@ import pytest
 from conftest import Game
 from forge import join, parse, reseal, split
 
+from cgledger.domain import tables
+from cgledger.domain.chain import event_hash, secret_digest
+from cgledger.domain.dice import canon
+from cgledger.domain.rulesets import REGISTRY
 from cgledger.verify import Report, VerificationError, verify_bytes
-from domain import tables
-from domain.chain import event_hash, secret_digest
-from domain.dice import canon
-from domain.rulesets import REGISTRY
 
 KGP = REGISTRY["kgp"]
 CLI = Path(sys.executable).with_name("cgledger")

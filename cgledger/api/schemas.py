@@ -1,0 +1,95 @@
+"""Request bodies of the engine's own routes. Unknown fields are refused, so a
+typo names its field. A ruleset's own commands bring their bodies with them
+(``cgledger.domain.rulesets.base.Action``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Self
+
+from pydantic import Field, StrictInt, model_validator
+
+from cgledger.domain.campaign import MAX_PURPOSE
+from cgledger.domain.requests import Body, Nonce
+
+
+class CampaignCreate(Body):
+    ruleset: str = Field(examples=["kgp"])
+    campaign: str = Field(examples=["CG I"])
+    title: str = Field(default="", max_length=200)
+    start_date: str | None = Field(
+        default=None,
+        description="Needed where the rules give no Initial Scenario date (see GET /v1/rulesets).",
+    )
+    initial_cpp: dict[str, StrictInt] | None = Field(
+        default=None,
+        description="CPP each side holds before the Initial Scenario (from the CG's OB).",
+    )
+    definition: dict[str, Any] | None = Field(
+        default=None,
+        description="The CG definition (GET /v1/rulesets/{r}/definition-schema); "
+        "the ruleset's synthetic sample when left out.",
+    )
+
+
+class RollCreate(Body):
+    dice: StrictInt = Field(ge=1, le=2, description="1 for a dr, 2 for a DR")
+    purpose: str = Field(min_length=1, max_length=MAX_PURPOSE)
+    secret: bool = False
+    client_nonce: str | None = Nonce
+
+
+class DrmItem(Body):
+    """A DRM the roller names: its id from the table's ``drms``, with a
+    ``count`` (per-count DRM) or a ``value`` (valued DRM), or ``"other"`` with
+    a ``value`` and a ``note`` for a modifier the table does not list."""
+
+    id: str = Field(min_length=1, max_length=60, examples=["isolated"])
+    count: StrictInt | None = Field(default=None, description="For a per-count DRM")
+    value: StrictInt | None = Field(default=None, description="For a valued DRM or 'other'")
+    note: str | None = Field(default=None, max_length=200, description="Only for 'other'")
+
+
+class TableRollCreate(Body):
+    drm: list[DrmItem] = Field(default_factory=list, max_length=30)
+    inputs: dict[str, StrictInt | str] = Field(
+        default_factory=dict, description="The table's inputs (see its `inputs`)"
+    )
+    secret: bool | None = Field(
+        default=None, description="Defaults to secret where the rule makes the roll Secret"
+    )
+    client_nonce: str | None = Nonce
+
+
+class CGDateCreate(Body):
+    cg_date: str | None = Field(
+        default=None, description="The CG Date to begin; required only past a seed's calendar."
+    )
+
+
+class UndoRequestCreate(Body):
+    """DESIGN §5: name the events to revert (``seqs``), or revert everything
+    after ``to_seq``; give a reason the opponent will read."""
+
+    seqs: list[StrictInt] | None = Field(default=None, min_length=1, max_length=100)
+    to_seq: StrictInt | None = Field(default=None, ge=0)
+    reason: str = Field(min_length=1, max_length=500)
+
+    @model_validator(mode="after")
+    def one_form(self) -> Self:
+        if (self.seqs is None) == (self.to_seq is None):
+            raise ValueError("give either seqs or to_seq")
+        return self
+
+
+class UndoRejection(Body):
+    note: str | None = Field(default=None, min_length=1, max_length=500)
+
+
+class DisputeCreate(Body):
+    seq: StrictInt = Field(ge=1, description="The event disputed")
+    claim: str = Field(min_length=1, max_length=1000)
+
+
+class DisputeResolution(Body):
+    decision: Literal["uphold", "revert"]
+    note: str = Field(min_length=1, max_length=500)

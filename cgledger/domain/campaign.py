@@ -1,0 +1,1374 @@
+"""The campaign aggregate: one append-only event stream per campaign.
+
+Pattern (as in the ``eventsourcing`` examples): each public command method
+checks the rules, rolls the dice and builds the complete event record; it then
+calls a private ``@event`` method whose body only applies that record to the
+state. Replay therefore never re-rolls and never re-checks. The clock, the
+entropy source and the seed sealer are handed in through :class:`Ctx`, so
+nothing in this module reads a clock or an RNG of its own.
+
+Every record is hash-chained (``cgledger.domain.chain``) and may carry a secret part
+that only its owner and the referee see until it is revealed
+(``cgledger.domain.visibility``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable
+from typing import Any, cast
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Snapshot as LibrarySnapshot
+from eventsourcing.utils import register_topic
+from pydantic import ValidationError
+
+from cgledger.domain import definitions as defbook
+from cgledger.domain import dice
+from cgledger.domain import history as historybook
+from cgledger.domain import tables as tablebook
+from cgledger.domain import undo as undobook
+from cgledger.domain.chain import GENESIS, META, event_hash, secret_digest
+from cgledger.domain.context import Ctx, Sealer
+from cgledger.domain.errors import Forbidden, InvalidInput, NotFound, RuleViolation
+from cgledger.domain.history import History, MemoryHistory
+from cgledger.domain.rulesets import REGISTRY, Ruleset
+from cgledger.domain.visibility import REFEREE
+
+MAX_PURPOSE = 200
+MAX_INITIAL_CPP = 10_000
+SEED_BYTES = 32
+#: The shape of the aggregate's state. A snapshot of an older shape is not
+#: used: the Ledger rebuilds the campaign from its events instead (2: undo;
+#: 3: the ruleset's own state under ``rules``; 4: what grows with the history
+#: is read by key, ``cgledger.domain.history``).
+SCHEMA = 4
+#: What the engine's state handlers read of a state event; a rebuild needs no
+#: more (the ruleset's ``Rules.state_keys`` add its own).
+_STATE_KEYS = frozenset({"side", "cg_date", "step", "next"})
+#: The engine's own state events; a ruleset adds its ``Rules.state_events``.
+ENGINE_STATE_EVENTS = undobook.STATE_EVENTS
+MAX_REASON = 500
+MAX_CLAIM = 1000
+
+__all__ = ["SCHEMA", "Campaign", "Ctx", "Sealer", "token_hash"]
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(b"cgledger/v1/token\n" + token.encode()).hexdigest()
+
+
+class Campaign(Aggregate):
+    TOPIC = "cgledger:Campaign"
+
+    class Event(Aggregate.Event):
+        TOPIC = "cgledger:Campaign.Event"
+
+    class Created(Event, Aggregate.Created):
+        TOPIC = "cgledger:Campaign.Created"
+
+    class Snapshot(LibrarySnapshot):
+        """A snapshot of the state only: the attached history stays out."""
+
+        TOPIC = "cgledger:Campaign.Snapshot"
+
+        @classmethod
+        def take(cls, aggregate: Any) -> Any:
+            history = aggregate.__dict__.pop("_history", None)
+            try:
+                return super().take(aggregate)
+            finally:
+                if history is not None:
+                    aggregate.__dict__["_history"] = history
+
+    # ------------------------------------------------------------------ events
+    # Each @event body only applies a record that a command built.
+
+    @event("CampaignCreated", topic="cgledger:CampaignCreated")
+    def __init__(self, id: UUID, record: dict[str, Any]) -> None:
+        del id  # taken by the library as the originator id
+        self.schema = SCHEMA
+        self.ruleset_id = ""
+        self.campaign_name = ""
+        self.title = ""
+        self.sides: list[str] = []
+        self.calendar: list[str] = []
+        self.date_index = 0
+        self.extendable = False
+        self.head = GENESIS
+        #: When the head event was recorded (a checkpoint's ``time``).
+        self.head_at = ""
+        self.token_hashes: dict[str, str] = {}
+        #: The last two batches of dice commitments (``first``, ``count`` and the
+        #: ``seq`` of the event that holds them): the next roll's seed is in one
+        #: of them. Older batches are found by key (``cgledger.domain.history``).
+        self.batches: list[dict[str, Any]] = []
+        #: How many roll indices have a published commitment, and how many are used.
+        self.committed = 0
+        self.roll_count = 0
+        #: The ruleset's own state (``Rules.initial_state``), e.g. the CPP lines of a Roster.
+        self.rules: dict[str, Any] = {}
+        self.steps: dict[str, str | None] = {}
+        #: Sides ready to begin the next CG Date, and the date each proposed.
+        self.ready: dict[str, str] = {}
+        #: Content hash -> seq of the TableDefined event (see recorded_tables).
+        self.table_defs: dict[str, int] = {}
+        # Undo by replay (domain.undo).
+        #: The revertible events (domain.undo.Book) and which are reverted, by which undo.
+        self.revertible: undobook.Book = {}
+        self.reverted: dict[str, int] = {}
+        #: Every state event's values, in order: the state is rebuilt from those in force.
+        self.state_log: list[dict[str, Any]] = []
+        self.genesis: dict[str, Any] = {}
+        #: The seq of the latest event that is someone's action (not bookkeeping).
+        self.last_event = 0
+        #: Per role: set by an undo that reverted rolls of that role; that role's
+        #: next roll records that it followed the undo (``after_undo``).
+        self.pending_reroll: dict[str, dict[str, Any]] = {}
+        self.undo_requests: dict[str, dict[str, Any]] = {}
+        self.disputes: dict[str, dict[str, Any]] = {}
+        #: The CG definition in force (DESIGN §7): its hash and the seq of the
+        #: event that holds it (creation or an approved amendment); ``None``
+        #: for a campaign created before definitions existed.
+        self.definition: dict[str, Any] | None = None
+        #: Definition amendments by the seq that requested them.
+        self.amendments: dict[str, dict[str, Any]] = {}
+        self._apply(record)
+
+    @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
+    def _commitments_published(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DiceRolled", topic="cgledger:DiceRolled")
+    def _dice_rolled(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("SecretRevealed", topic="cgledger:SecretRevealed")
+    def _secret_revealed(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("TableDefined", topic="cgledger:TableDefined")
+    def _table_defined(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("TableRolled", topic="cgledger:TableRolled")
+    def _table_rolled(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("CGDateReady", topic="cgledger:CGDateReady")
+    def _cg_date_ready(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("CGDateBegan", topic="cgledger:CGDateBegan")
+    def _cg_date_began(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("RuleRecorded", topic="cgledger:RuleRecorded")
+    def _rule_recorded(self, record: dict[str, Any]) -> None:
+        """Any event of a ruleset's own commands; ``record["type"]`` names it."""
+        self._apply(record)
+
+    @event("UndoRequested", topic="cgledger:UndoRequested")
+    def _undo_requested(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("UndoApplied", topic="cgledger:UndoApplied")
+    def _undo_applied(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("UndoRejected", topic="cgledger:UndoRejected")
+    def _undo_rejected(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DisputeFiled", topic="cgledger:DisputeFiled")
+    def _dispute_filed(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DisputeResolved", topic="cgledger:DisputeResolved")
+    def _dispute_resolved(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DefinitionAmendmentRequested", topic="cgledger:DefinitionAmendmentRequested")
+    def _amendment_requested(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DefinitionAmended", topic="cgledger:DefinitionAmended")
+    def _definition_amended(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DefinitionAmendmentRejected", topic="cgledger:DefinitionAmendmentRejected")
+    def _amendment_rejected(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, record: dict[str, Any]) -> None:
+        """Apply one record: the bookkeeping every event shares, then its own."""
+        p = record["payload"]
+        seq = record["seq"]
+        self.head = record["hash"]
+        self.head_at = record["recorded_at"]
+        kind = record["type"]
+        if "roll" in p:
+            self.roll_count += 1
+            self.pending_reroll.pop(p["roll"]["side"], None)
+        if kind not in undobook.BOOKKEEPING:
+            self.last_event = seq
+        values = {**p, **(record["secret"] or {})}
+        is_state = kind in self._state_events()
+        if is_state:
+            # Rolls are revertible too, but their entries are read from the
+            # log when an undo is planned (``_plan_book``): they grow with it.
+            self.revertible[str(seq)] = undobook.entry(record, state=True)
+        if is_state:
+            keys = _STATE_KEYS | self.ruleset.rules.state_keys
+            kept = {k: v for k, v in values.items() if k in keys}
+            self.state_log.append({"seq": seq, "type": kind, "values": kept})
+            self._on_state(kind, seq, values)
+            return
+        handler = getattr(self, f"_on_{kind}", None)
+        if handler is not None:
+            handler(record, values)
+
+    def _state_events(self) -> frozenset[str]:
+        if not self.ruleset_id:
+            return ENGINE_STATE_EVENTS  # the creation event itself
+        return ENGINE_STATE_EVENTS | self.ruleset.rules.state_events
+
+    def _on_state(self, kind: str, seq: int, values: dict[str, Any]) -> None:
+        """Apply a state event: the engine's own, or the ruleset's (DESIGN §5:
+        replayed again, from ``state_log``, after an undo)."""
+        if kind == "CGDateReady":
+            self.ready[values["side"]] = values["next"]
+        elif kind == "CGDateBegan":
+            self.ready = {}
+            if values["cg_date"] not in self.calendar:
+                self.calendar.append(values["cg_date"])
+            self.date_index = self.calendar.index(values["cg_date"])
+            self.ruleset.rules.on_new_date(self.rules, values["cg_date"])
+            self.steps = dict.fromkeys(self.sides, values["step"])
+        else:
+            self.ruleset.rules.apply(self.rules, kind, seq, values)
+            if "side" in values and "step" in values:
+                self.steps[values["side"]] = values["step"]
+
+    def _on_CampaignCreated(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.ruleset_id = p["ruleset"]
+        self.campaign_name = p["campaign_name"]
+        self.title = p["title"]
+        self.sides = list(p["sides"])
+        self.calendar = list(p["calendar"])
+        self.date_index = self.calendar.index(p["start_date"])
+        self.extendable = p["extendable"]
+        self.token_hashes = dict(record["internal"]["token_hashes"])
+        if p.get("definition_hash") is not None:
+            self.definition = {"hash": p["definition_hash"], "seq": record["seq"]}
+        self.genesis = {k: p.get(k) for k in ("calendar", "start_date", "cpp", "initial_cpp")}
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        """The state as the campaign was created, before any state event."""
+        g = self.genesis
+        self.calendar = list(g["calendar"])
+        self.date_index = self.calendar.index(g["start_date"])
+        self.steps = dict.fromkeys(self.sides)
+        self.ready = {}
+        self.rules = self.ruleset.rules.initial_state(g, self.sides)
+
+    def _rebuild_state(self) -> None:
+        """Replay the state events still in force (DESIGN §5); never re-rolls."""
+        self._reset_state()
+        for entry in self.state_log:
+            if str(entry["seq"]) not in self.reverted:
+                self._on_state(entry["type"], entry["seq"], entry["values"])
+
+    def _on_CommitmentsPublished(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.committed = p["first_index"] + len(p["commitments"])
+        batch = {"first": p["first_index"], "count": len(p["commitments"]), "seq": record["seq"]}
+        self.batches = [*self.batches[-1:], batch]
+
+    def _on_TableDefined(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.recorded_tables()[p["hash"]] = record["seq"]
+
+    def _on_UndoRequested(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.undo_requests[str(record["seq"])] = {
+            "by": p["by"],
+            "seqs": p["seqs"],
+            "to_seq": p["to_seq"],
+            "reason": p["reason"],
+            "planned": {"reverts": p["reverts"], "restores": p["restores"]},
+            "status": "pending",
+            "undo": None,
+            "answer": None,
+        }
+
+    def _on_UndoApplied(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        seq = record["seq"]
+        for s in p["reverts"]:
+            self.reverted[str(s)] = seq
+        for s in p["restores"]:
+            self.reverted.pop(str(s), None)
+        self.revertible[str(seq)] = {
+            "type": undobook.UNDO,
+            "actor": record["actor"],
+            "index": None,
+            "state": p["state"],
+            "reverts": p["reverts"],
+            "restores": p["restores"],
+            "at_once_by": p["by"] if p["at_once"] else None,
+        }
+        if p["request"] is not None:
+            request = self.undo_requests[str(p["request"])]
+            request["status"] = "applied"
+            request["undo"] = seq
+            request["answer"] = {"seq": seq, "by": p["approved_by"], "note": None}
+        if p["state"]:
+            self._rebuild_state()
+        for role, marker in list(self.pending_reroll.items()):
+            if marker["undo"] in p["reverts"]:
+                # The undo that reverted the rolls is itself undone: no re-roll follows it.
+                del self.pending_reroll[role]
+        by_role: dict[str, list[int]] = p.get("rerolls") or {}
+        if "rerolls" not in p:
+            # An undo recorded before ``rerolls`` was: the roles of its rolls
+            # are read off the entries an older aggregate kept, where it has them.
+            newly = set(p["rolls"])  # indices of the rolls this undo reverted
+            for s in p["reverts"]:
+                info = self.revertible.get(str(s))
+                if info is not None and info["index"] in newly:
+                    by_role.setdefault(info["actor"], []).append(info["index"])
+        for role, indices in by_role.items():
+            self.pending_reroll[role] = {"undo": seq, "rolls": sorted(indices)}
+
+    def _on_UndoRejected(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        request = self.undo_requests[str(p["request"])]
+        request["status"] = "withdrawn" if p["withdrawn"] else "rejected"
+        request["answer"] = {"seq": record["seq"], "by": p["by"], "note": p["note"]}
+
+    def _on_DisputeFiled(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.disputes[str(record["seq"])] = {
+            "of_seq": p["of_seq"],
+            "by": p["by"],
+            "claim": p["claim"],
+            "status": "open",
+            "resolution": None,
+        }
+
+    def _on_DisputeResolved(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        dispute = self.disputes[str(p["dispute"])]
+        dispute["status"] = "upheld" if p["decision"] == "uphold" else "reverted"
+        dispute["resolution"] = {
+            "seq": record["seq"],
+            "by": p["by"],
+            "decision": p["decision"],
+            "note": p["note"],
+            "undo": p["undo"],
+        }
+
+    def _on_DefinitionAmendmentRequested(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.amendments[str(record["seq"])] = {
+            "by": p["by"],
+            "base_hash": p["base_hash"],
+            "status": "pending",
+            "answer": None,
+        }
+
+    def _on_DefinitionAmended(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        self.definition = {"hash": p["hash"], "seq": record["seq"]}
+        amendment = self.amendments[str(p["amendment"])]
+        amendment["status"] = "applied"
+        amendment["answer"] = {"seq": record["seq"], "by": p["approved_by"], "note": None}
+
+    def _on_DefinitionAmendmentRejected(self, record: dict[str, Any], p: dict[str, Any]) -> None:
+        amendment = self.amendments[str(p["amendment"])]
+        amendment["status"] = "withdrawn" if p["withdrawn"] else "rejected"
+        amendment["answer"] = {"seq": record["seq"], "by": p["by"], "note": p["note"]}
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def cid(self) -> str:
+        return str(self.id)
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return REGISTRY[self.ruleset_id]
+
+    @property
+    def cg_date(self) -> str:
+        return self.calendar[self.date_index]
+
+    def recorded_tables(self) -> dict[str, int]:
+        """Content hash of each table definition in the log -> its TableDefined seq.
+
+        Created on first use, so snapshots taken before tables existed still load.
+        """
+        found: dict[str, int] = self.__dict__.setdefault("table_defs", {})
+        return found
+
+    def role_for_token(self, token: str) -> str | None:
+        digest = token_hash(token)
+        found = None
+        for role, stored in self.token_hashes.items():
+            if hmac.compare_digest(digest, stored):
+                found = role
+        return found
+
+    def reverted_by(self, seq: int) -> int | None:
+        """The seq of the undo that reverted event ``seq``, if it is reverted."""
+        return self.reverted.get(str(seq))
+
+    @property
+    def history(self) -> History:
+        """Where the records and keys this aggregate does not keep are read."""
+        found: History | None = self.__dict__.get("_history")
+        if found is None:
+            raise RuntimeError("the campaign's history is not attached (Campaign.attach)")
+        return found
+
+    def attach(self, history: History) -> None:
+        """Attach the history the campaign's records are read from. Kept out
+        of snapshots (``Campaign.Snapshot``)."""
+        self.__dict__["_history"] = history
+
+    def lookup(self, kind: str, name: object) -> dict[str, Any] | None:
+        """A keyed entry (``cgledger.domain.history``) as of this version."""
+        return self.history.lookup(historybook.key(kind, name), self.version)
+
+    def record(self, seq: int) -> dict[str, Any]:
+        """The stored record of event ``seq`` (server side: unredacted)."""
+        if not 1 <= seq <= self.version:
+            raise NotFound(f"no event {seq} in this campaign", field="seq")
+        return self.history.record(seq)
+
+    def _type_of(self, seq: int) -> str:
+        return str(self.record(seq)["type"])
+
+    def revealed_by(self, seq: int) -> int | None:
+        """The seq of the ``SecretRevealed`` event of event ``seq``, if any."""
+        found = self.lookup(historybook.REVEAL, seq)
+        return None if found is None else int(found["seq"])
+
+    def is_revealed(self, seq: int) -> bool:
+        return self.revealed_by(seq) is not None
+
+    def secret_owner(self, seq: int) -> str | None:
+        record = self.record(seq)
+        return None if record["secret"] is None else str(record["payload"]["owner"])
+
+    def commitment(self, index: int) -> str:
+        """The published commitment of roll index ``index``."""
+        batch = self._batch(index)
+        return str(batch["commitments"][index - batch["first"]])
+
+    def seed(self, index: int, sealer: Sealer) -> bytes:
+        """The seed behind commitment ``index``, unsealed (server side only)."""
+        batch = self._batch(index)
+        raw = sealer.unseal(batch["blob"], self._aad(batch["first"]))
+        offset = (index - batch["first"]) * SEED_BYTES
+        seed = raw[offset : offset + SEED_BYTES]
+        if dice.commitment(self.cid, index, seed) != batch["commitments"][index - batch["first"]]:
+            raise RuntimeError(f"sealed seed {index} does not match its commitment")
+        return seed
+
+    def _batch(self, index: int) -> dict[str, Any]:
+        """The batch of commitments that holds roll index ``index``, read from
+        its ``CommitmentsPublished`` record: one of the last two, whose seqs
+        the aggregate keeps, or an older one found by key."""
+        seq = None
+        for batch in self.batches:
+            if batch["first"] <= index < batch["first"] + batch["count"]:
+                seq = batch["seq"]
+        if seq is None and 0 <= index < self.committed:
+            # Batches are published BATCH_SIZE at a time from index 0 (dice.BATCH_SIZE).
+            found = self.lookup(historybook.BATCH, index - index % dice.BATCH_SIZE)
+            seq = None if found is None else found["seq"]
+        if seq is None:
+            raise NotFound(f"no commitment has been published for roll index {index}")
+        record = self.history.record(int(seq))
+        p = record["payload"]
+        return {
+            "first": p["first_index"],
+            "commitments": p["commitments"],
+            "blob": record["internal"]["sealed"],
+        }
+
+    # ------------------------------------------------------------------ commands
+
+    @classmethod
+    def create(
+        cls,
+        ctx: Ctx,
+        *,
+        campaign_id: UUID,
+        ruleset_id: str,
+        campaign_name: str,
+        title: str,
+        start_date: str | None,
+        initial_cpp: dict[str, int] | None,
+        token_hashes: dict[str, str],
+        definition: dict[str, Any] | None = None,
+    ) -> Campaign:
+        """Create a campaign and publish its first batch of dice commitments."""
+        ruleset = REGISTRY.get(ruleset_id)
+        if ruleset is None:
+            raise InvalidInput(
+                f"unknown ruleset {ruleset_id!r}; known: {', '.join(REGISTRY)}", field="ruleset"
+            )
+        cgdef = ruleset.campaigns.get(campaign_name)
+        if cgdef is None:
+            raise InvalidInput(
+                f"unknown campaign {campaign_name!r} for {ruleset_id}; known: "
+                f"{', '.join(ruleset.campaigns)}",
+                field="campaign",
+            )
+        if start_date is None:
+            if cgdef.initial_date is None:
+                raise InvalidInput(
+                    f"{cgdef.rule} is not in the seed text: pass start_date, one of "
+                    f"{', '.join(cgdef.calendar)}",
+                    field="start_date",
+                )
+            start = cgdef.initial_date
+        else:
+            start = _known_date(ruleset, list(cgdef.calendar), start_date, "start_date")
+            if cgdef.initial_date is not None and start != cgdef.initial_date:
+                raise InvalidInput(
+                    f"{cgdef.rule}: {campaign_name} starts on {cgdef.initial_date}",
+                    field="start_date",
+                )
+        calendar = list(cgdef.calendar[cgdef.calendar.index(start) :])
+        cpp_amounts = dict.fromkeys(ruleset.sides, 0)
+        for side, amount in (initial_cpp or {}).items():
+            if side not in ruleset.sides:
+                raise InvalidInput(
+                    f"unknown side {side!r}; sides are {', '.join(ruleset.sides)}",
+                    field="initial_cpp",
+                )
+            if not 0 <= amount <= MAX_INITIAL_CPP:
+                raise InvalidInput(
+                    f"initial CPP must be 0 to {MAX_INITIAL_CPP}", field="initial_cpp"
+                )
+            cpp_amounts[side] = amount
+        # DESIGN §7: the CG definition (the ruleset's sample when none is given),
+        # validated, and recorded with its hash.
+        doc = validated_definition(
+            ruleset, dict(ruleset.sample_definition) if definition is None else definition
+        )
+        payload = {
+            "campaign": str(campaign_id),
+            "ruleset": ruleset.id,
+            "campaign_name": cgdef.name,
+            "title": title,
+            "sides": list(ruleset.sides),
+            "calendar": calendar,
+            "start_date": start,
+            "extendable": cgdef.extendable,
+            "cpp": ruleset.rules.has_roster,
+            "initial_cpp": cpp_amounts,
+            "protocol": dice.PROTOCOL,
+            "definition": doc,
+            "definition_hash": defbook.definition_hash(doc),
+        }
+        record = _record(ctx, 1, "CampaignCreated", payload, None, GENESIS)
+        record["internal"] = {"token_hashes": token_hashes}
+        campaign = cls(id=campaign_id, record=record)
+        campaign.attach(ctx.history if ctx.history is not None else MemoryHistory())
+        campaign.history.remember(record)
+        # The first batch is the creation's last event, so it carries the
+        # Idempotency-Key (if any): a retry is answered as of that version.
+        campaign._publish_batch(ctx, main=True)
+        return campaign
+
+    def roll(
+        self,
+        ctx: Ctx,
+        *,
+        count: int,
+        purpose: str,
+        secret: bool,
+        client_nonce: str | None,
+    ) -> int:
+        """A free roll (DESIGN §2). Returns the seq of the ``DiceRolled`` event."""
+        self._require_role(ctx)
+        if count not in (1, 2):
+            raise InvalidInput("dice must be 1 (dr) or 2 (DR)", field="dice")
+        if not purpose.strip() or len(purpose) > MAX_PURPOSE:
+            raise InvalidInput(f"purpose must be 1 to {MAX_PURPOSE} characters", field="purpose")
+        if purpose.strip().lower().startswith(f"{self.ruleset_id}:"):
+            raise InvalidInput(
+                f"purposes starting with '{self.ruleset_id}:' are reserved for the rule "
+                "endpoints, which apply the rule to the roll",
+                field="purpose",
+            )
+        pub, sec = self._draw(ctx, count, purpose, secret=secret, client_nonce=client_nonce)
+        owner = ctx.actor if secret else None
+        payload = {"side": ctx.actor, "cg_date": self.cg_date, "roll": pub}
+        return self.append(ctx, "DiceRolled", payload, sec or {}, owner=owner)
+
+    def roll_table(
+        self,
+        ctx: Ctx,
+        table_id: str,
+        *,
+        drm: list[tablebook.DrmRequest],
+        inputs: dict[str, Any],
+        secret: bool | None,
+        client_nonce: str | None,
+    ) -> int:
+        """Roll on a rule table: the Original roll, each DRM, the Final result and
+        the outcome, read by the one resolver (``cgledger.domain.tables``). A table the
+        rules call Secret is secret unless ``secret`` is false."""
+        self._require_role(ctx)
+        table = self.table(table_id)
+        if table.endpoint:
+            raise RuleViolation(
+                f"{table.rule}: {table.id} changes the campaign's state; roll it with "
+                f"POST /v1/campaigns/{self.cid}{table.endpoint}",
+                rule=table.rule,
+            )
+        # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
+        prepared = tablebook.prepare(table, drm, inputs)
+        hidden = table.secret if secret is None else secret
+        self._define_table(ctx, table)
+        purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
+        pub, sec = self._draw(ctx, table.dice, purpose, secret=hidden, client_nonce=client_nonce)
+        rolled = sec["dice"] if sec is not None else pub["dice"]
+        result = tablebook.read(table, rolled, prepared)
+        payload = {
+            "side": ctx.actor,
+            "cg_date": self.cg_date,
+            "rule": table.id,
+            "table": _table_ref(table),
+            "roll": pub,
+        }
+        values_out = {**(sec or {}), "inputs": dict(inputs), **result}
+        return self.append(
+            ctx, "TableRolled", payload, values_out, owner=ctx.actor if hidden else None
+        )
+
+    def table(self, table_id: str) -> tablebook.Table:
+        table = self.ruleset.table(table_id)
+        if table is None:
+            raise NotFound(
+                f"{self.ruleset_id} has no table {table_id!r}; "
+                f"GET /v1/rulesets/{self.ruleset_id}/tables lists them"
+            )
+        return table
+
+    def _define_table(self, ctx: Ctx, table: tablebook.Table) -> None:
+        """Put the table's definition in the log the first time it is used, so
+        every roll on it audits against the exact definition it was read with."""
+        digest = tablebook.content_hash(table)
+        if digest not in self.recorded_tables():
+            payload = {
+                "table": table.id,
+                "hash": digest,
+                "definition": tablebook.definition(table),
+            }
+            self._emit(ctx, "TableDefined", payload, None)
+
+    def reveal(self, ctx: Ctx, seq: int) -> int:
+        """Reveal the secret part of event ``seq`` (and the seed, for a roll)."""
+        self._require_role(ctx)
+        if not 1 <= seq <= self.version:
+            raise NotFound(f"no event {seq} in this campaign")
+        record = self.record(seq)
+        if record["secret"] is None:
+            raise RuleViolation(f"event {seq} has no secret part; it is public already")
+        owner = record["payload"]["owner"]
+        if ctx.actor not in (owner, REFEREE):
+            raise Forbidden("only the owning side or the referee may reveal a secret")
+        revealed = self.revealed_by(seq)
+        if revealed is not None:
+            raise RuleViolation(f"event {seq} was revealed by event {revealed}")
+        payload: dict[str, Any] = {"of_seq": seq, "of_owner": owner}
+        if "roll" in record["payload"]:
+            index = record["payload"]["roll"]["index"]
+            payload["index"] = index
+            payload["commitment"] = self.commitment(index)
+            payload["seed"] = self.seed(index, ctx.sealer).hex()
+        return self.append(ctx, "SecretRevealed", payload, {}, owner=None)
+
+    def reveal_roll(self, ctx: Ctx, index: int) -> int:
+        seq = self.roll_seq(index)
+        if self.record(seq)["secret"] is None:
+            raise RuleViolation(f"roll {index} is public; its seed is already published")
+        return self.reveal(ctx, seq)
+
+    def roll_seq(self, index: int) -> int:
+        found = self.lookup(historybook.ROLL, index) if 0 <= index < self.roll_count else None
+        if found is None:
+            raise NotFound(f"roll {index} has not been made")
+        return int(found["seq"])
+
+    def begin_cg_date(self, ctx: Ctx, cg_date: str | None) -> int:
+        """RePh step 8.6121 (9.6121): begin the next CG Date.
+
+        8.6: the RePh steps are "performed simultaneously by each side", so one
+        side cannot end the other's RePh: a side's call records that it is
+        ready (``CGDateReady``); the date begins when every side is ready, or at
+        once when the referee calls.
+        """
+        self._require_role(ctx)
+        rs = self.ruleset
+        step = rs.new_date_step
+        proposed = next(iter(self.ready.values()), None)
+        nxt = self._next_date(rs, step, cg_date if cg_date is not None else proposed)
+        if proposed is not None and nxt != proposed:
+            raise InvalidInput(
+                f"{step}: the next CG Date is already proposed as {proposed}", field="cg_date"
+            )
+        waiting = [s for s in self.sides if s not in self.ready]
+        if ctx.actor == REFEREE:
+            waiting = []  # the referee begins the date for everyone
+        else:
+            if ctx.actor in self.ready:
+                raise RuleViolation(
+                    f"{step}: {ctx.actor} is ready for {nxt}; waiting for "
+                    f"{', '.join(waiting)} (or the referee)",
+                    rule=step,
+                )
+            waiting.remove(ctx.actor)
+        rs.rules.before_new_date(self, [ctx.actor] if waiting else self.sides)
+        if waiting:
+            payload = {"side": ctx.actor, "cg_date": self.cg_date, "next": nxt, "step": step}
+            return self.append(ctx, "CGDateReady", payload, {}, owner=None)
+        payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}"}
+        return self.append(ctx, "CGDateBegan", payload, {}, owner=None)
+
+    def _next_date(self, rs: Ruleset, step: str, cg_date: str | None) -> str:
+        current = self.cg_date
+        if self.date_index + 1 < len(self.calendar):
+            nxt = self.calendar[self.date_index + 1]
+            if cg_date is not None and _known_date(rs, self.calendar, cg_date, "cg_date") != nxt:
+                raise InvalidInput(f"{step}: the CG Date after {current} is {nxt}", field="cg_date")
+            return nxt
+        if not self.extendable:
+            raise RuleViolation(
+                f"{step}: {current} is the last CG Date of {self.campaign_name}", rule=step
+            )
+        if cg_date is None:
+            raise InvalidInput(
+                f"{step}: {current} is the last CG Date the seed gives; name the next one",
+                field="cg_date",
+            )
+        nxt = _parse_date(rs, cg_date, "cg_date")
+        if nxt in self.calendar:
+            raise InvalidInput(f"{nxt} has already been played", field="cg_date")
+        if _day(nxt) < _day(current):
+            raise InvalidInput(f"{nxt} would come before {current}", field="cg_date")
+        return nxt
+
+    # ------------------------------------------------------------------ CG definition
+
+    def request_amendment(
+        self, ctx: Ctx, *, patch: dict[str, Any], reason: str, current: dict[str, Any] | None
+    ) -> int:
+        """DESIGN §7: propose a JSON Merge Patch (RFC 7396) to the CG definition
+        in force (``current``, read by the caller from the event that holds it).
+        It takes effect when the opponent or the referee approves it; the
+        referee's own amendment takes effect at once, as its undo requests do.
+        Returns the seq of the last event appended."""
+        self._require_role(ctx)
+        reason = _text(reason, "reason", MAX_REASON)
+        base = current if current is not None else {}
+        amended = validated_definition(self.ruleset, defbook.merge_patch(base, patch), "patch")
+        new_hash = defbook.definition_hash(amended)
+        if current is not None and new_hash == self.definition_hash:
+            raise RuleViolation("this amendment would change nothing in the definition")
+        payload = {
+            "by": ctx.actor,
+            "patch": patch,
+            "reason": reason,
+            "base_hash": self.definition_hash,
+            "result_hash": new_hash,
+        }
+        at_once = ctx.actor == REFEREE
+        record = self._emit(ctx, "DefinitionAmendmentRequested", payload, None, main=not at_once)
+        if not at_once:
+            return int(record["seq"])
+        return self._amend(ctx, int(record["seq"]), amended, new_hash)
+
+    def approve_amendment(
+        self, ctx: Ctx, amendment_seq: int, *, patch: dict[str, Any], current: dict[str, Any] | None
+    ) -> int:
+        """The opponent of the side that asked, or the referee, applies it.
+        ``patch`` is the amendment's, read from its event."""
+        amendment = self._pending_amendment(ctx, amendment_seq)
+        if ctx.actor == amendment["by"]:
+            raise Forbidden(
+                "a side cannot approve its own amendment; the opponent or the referee does"
+            )
+        if amendment["base_hash"] != self.definition_hash:
+            raise RuleViolation(
+                f"the definition changed since amendment {amendment_seq} was asked for; "
+                "reject it and ask again"
+            )
+        amended = validated_definition(
+            self.ruleset, defbook.merge_patch(current if current is not None else {}, patch)
+        )
+        return self._amend(ctx, amendment_seq, amended, defbook.definition_hash(amended))
+
+    def reject_amendment(self, ctx: Ctx, amendment_seq: int, note: str | None) -> int:
+        """The opponent or the referee rejects it; the side that asked may withdraw it."""
+        amendment = self._pending_amendment(ctx, amendment_seq)
+        payload = {
+            "amendment": amendment_seq,
+            "by": ctx.actor,
+            "note": None if note is None else _text(note, "note", MAX_REASON),
+            "withdrawn": ctx.actor == amendment["by"],
+        }
+        return self.append(ctx, "DefinitionAmendmentRejected", payload, {}, owner=None)
+
+    @property
+    def definition_hash(self) -> str | None:
+        return None if self.definition is None else str(self.definition["hash"])
+
+    def _pending_amendment(self, ctx: Ctx, amendment_seq: int) -> dict[str, Any]:
+        self._require_role(ctx)
+        amendment = self.amendments.get(str(amendment_seq))
+        if amendment is None:
+            raise NotFound(f"no definition amendment {amendment_seq} in this campaign")
+        if amendment["status"] != "pending":
+            raise RuleViolation(
+                f"definition amendment {amendment_seq} is already {amendment['status']}"
+            )
+        return amendment
+
+    def _amend(self, ctx: Ctx, amendment_seq: int, doc: dict[str, Any], digest: str) -> int:
+        payload = {
+            "amendment": amendment_seq,
+            "approved_by": ctx.actor,
+            "previous_hash": self.definition_hash,
+            "definition": doc,
+            "hash": digest,
+        }
+        return self.append(ctx, "DefinitionAmended", payload, {}, owner=None)
+
+    # ------------------------------------------------------------------ undo, disputes
+
+    def request_undo(
+        self, ctx: Ctx, *, seqs: list[int] | None, to_seq: int | None, reason: str
+    ) -> int:
+        """DESIGN §5: ask to revert events. A side's own latest action with
+        nothing depending on it (and any request of the referee) is applied at
+        once; anything else waits for the opponent or the referee. Returns the
+        seq of the last event appended (``UndoApplied`` or ``UndoRequested``)."""
+        self._require_role(ctx)
+        reason = _text(reason, "reason", MAX_REASON)
+        book = self._plan_book(seqs or [], to_seq)
+        named = undobook.targets(
+            book, self.reverted, self._type_of, self.version, seqs=seqs, to_seq=to_seq
+        )
+        # Check the undo now, so a request that could never apply is refused.
+        effect = self._undo_effect(book, named, to_seq=to_seq, ceiling=self.version + 1)
+        at_once = ctx.actor == REFEREE or undobook.alone(book, self.last_event, ctx.actor, named)
+        payload = {
+            "by": ctx.actor,
+            "seqs": named,
+            "to_seq": to_seq,
+            "reason": reason,
+            "at_once": at_once,
+            # What it would do, shown to whoever answers it (and checked again then).
+            "reverts": effect.reverts,
+            "restores": effect.restores,
+        }
+        record = self._emit(ctx, "UndoRequested", payload, None, main=not at_once)
+        if not at_once:
+            return int(record["seq"])
+        return self._apply_undo(
+            ctx, effect, request=int(record["seq"]), by=ctx.actor, at_once=True, reason=reason
+        )
+
+    def approve_undo(self, ctx: Ctx, request_seq: int) -> int:
+        """The opponent of the requesting side, or the referee, applies a pending undo."""
+        request = self._pending_request(ctx, request_seq)
+        if ctx.actor == request["by"]:
+            raise Forbidden(
+                "a side cannot approve its own undo request; the opponent or the referee does"
+            )
+        book = self._plan_book(request["seqs"], request["to_seq"])
+        effect = self._undo_effect(
+            book, request["seqs"], to_seq=request["to_seq"], ceiling=request_seq, recheck=True
+        )
+        planned = request["planned"]
+        if effect.reverts != planned["reverts"] or effect.restores != planned["restores"]:
+            # Never apply more (or other) than the approver was shown.
+            raise RuleViolation(
+                f"the log changed since undo request {request_seq}: it would now revert "
+                f"{effect.reverts} and restore {effect.restores}, not revert "
+                f"{planned['reverts']} and restore {planned['restores']} as asked; "
+                "reject it and ask again"
+            )
+        return self._apply_undo(
+            ctx,
+            effect,
+            request=request_seq,
+            by=request["by"],
+            at_once=False,
+            reason=request["reason"],
+        )
+
+    def reject_undo(self, ctx: Ctx, request_seq: int, note: str | None) -> int:
+        """The opponent or the referee rejects a pending undo; its requester may withdraw it."""
+        request = self._pending_request(ctx, request_seq)
+        payload = {
+            "request": request_seq,
+            "by": ctx.actor,
+            "note": None if note is None else _text(note, "note", MAX_REASON),
+            "withdrawn": ctx.actor == request["by"],
+        }
+        return self.append(ctx, "UndoRejected", payload, {}, owner=None)
+
+    def file_dispute(self, ctx: Ctx, seq: int, claim: str) -> int:
+        """DESIGN §5: a side (or the referee) flags an event."""
+        self._require_role(ctx)
+        claim = _text(claim, "claim", MAX_CLAIM)
+        if not 1 <= seq <= self.version:
+            raise NotFound(f"no event {seq} in this campaign", field="seq")
+        for did, dispute in self.disputes.items():
+            if (
+                dispute["of_seq"] == seq
+                and dispute["by"] == ctx.actor
+                and dispute["status"] == "open"
+            ):
+                raise RuleViolation(f"{ctx.actor} already disputes event {seq} (dispute {did})")
+        payload = {
+            "of_seq": seq,
+            "of_type": self._type_of(seq),
+            "by": ctx.actor,
+            "claim": claim,
+        }
+        return self.append(ctx, "DisputeFiled", payload, {}, owner=None)
+
+    def resolve_dispute(self, ctx: Ctx, dispute_seq: int, decision: str, note: str) -> int:
+        """The opponent of the filing side, or the referee, upholds the event or
+        reverts it. A revert goes through the undo mechanism: it also reverts
+        every later state event built on the disputed one."""
+        self._require_role(ctx)
+        dispute = self.disputes.get(str(dispute_seq))
+        if dispute is None:
+            raise NotFound(f"no dispute {dispute_seq} in this campaign", field="dispute")
+        if ctx.actor != REFEREE and ctx.actor == dispute["by"]:
+            raise Forbidden(
+                "a dispute is resolved by the opponent of the side that filed it, or the referee"
+            )
+        if dispute["by"] == REFEREE and ctx.actor != REFEREE:
+            raise Forbidden("a dispute the referee filed is resolved by the referee")
+        if dispute["status"] != "open":
+            raise RuleViolation(f"dispute {dispute_seq} is already {dispute['status']}")
+        if decision not in ("uphold", "revert"):
+            raise InvalidInput("decision must be 'uphold' or 'revert'", field="decision")
+        note = _text(note, "note", MAX_REASON)
+        undo_seq = None
+        if decision == "revert":
+            effect = self.dispute_revert(dispute_seq)
+            undo_seq = self._apply_undo(
+                ctx,
+                effect,
+                request=None,
+                by=dispute["by"],
+                at_once=False,
+                reason=f"dispute {dispute_seq}: {note}",
+                dispute=dispute_seq,
+                main=False,
+            )
+        payload = {
+            "dispute": dispute_seq,
+            "of_seq": dispute["of_seq"],
+            "decision": decision,
+            "note": note,
+            "by": ctx.actor,
+            "undo": undo_seq,
+        }
+        return self.append(ctx, "DisputeResolved", payload, {}, owner=None)
+
+    def dispute_revert(self, dispute_seq: int) -> undobook.Effect:
+        """What resolving the dispute with ``revert`` would do. A dispute reverts
+        the one event it is about: if later state events were built on it, the
+        revert is refused (they belong to an undo request, which the other side
+        approves), so nobody loses a later roll or purchase to a dispute."""
+        of = self.disputes[str(dispute_seq)]["of_seq"]
+        book = self._plan_book([of], None)
+        named = undobook.targets(
+            book, self.reverted, self._type_of, self.version, seqs=[of], to_seq=None
+        )
+        if not book[str(of)]["state"]:
+            return self._undo_effect(book, named, to_seq=None, ceiling=None)
+        later = undobook.later_state(self.revertible, self.reverted, of)
+        built = [s for s in later if self.revertible[str(s)]["type"] != undobook.UNDO]
+        effect = None
+        if not built:
+            # Only undos that changed state came after it: they are rewound
+            # with it, as long as that puts nothing back in force.
+            effect = self._undo_effect(book, sorted({*named, *later}), to_seq=None, ceiling=None)
+        if effect is None or effect.restores:
+            listed = ", ".join(str(s) for s in built or later)
+            raise RuleViolation(
+                f"events {listed} were built on event {of}: a dispute reverts one event, so "
+                f"ask for an undo with to_seq {of - 1} instead, which the other side approves"
+            )
+        return effect
+
+    def _pending_request(self, ctx: Ctx, request_seq: int) -> dict[str, Any]:
+        self._require_role(ctx)
+        request = self.undo_requests.get(str(request_seq))
+        if request is None:
+            raise NotFound(f"no undo request {request_seq} in this campaign", field="request")
+        if request["status"] != "pending":
+            raise RuleViolation(f"undo request {request_seq} is already {request['status']}")
+        return request
+
+    def _plan_book(self, named: list[int], to_seq: int | None) -> undobook.Book:
+        """The revertible events an undo plan can touch (``cgledger.domain.undo.Book``):
+        the state events and undos the aggregate keeps, plus the rolls read
+        from the log: those named, those after ``to_seq``, and those an undo
+        or a revert ever flipped. Its cost grows with what the undo rewinds,
+        not with the campaign's history."""
+        book = dict(self.revertible)
+        wanted = set(named) | {int(s) for s in self.reverted}
+        for info in self.revertible.values():
+            if info["type"] == undobook.UNDO:
+                wanted.update(info["reverts"])
+                wanted.update(info["restores"])
+        records = []
+        if to_seq is not None and 0 <= to_seq < self.version:
+            records = self.history.records(to_seq, self.version)
+        records += [
+            self.record(s) for s in sorted(wanted) if str(s) not in book and 1 <= s <= self.version
+        ]
+        for record in records:
+            if record["type"] in undobook.ROLL_ONLY:
+                book[str(record["seq"])] = undobook.entry(record, state=False)
+        return book
+
+    def undo_book(self) -> undobook.Book:
+        """Every revertible event of the campaign (read from the whole log)."""
+        return self._plan_book([], 0)
+
+    def _undo_effect(
+        self,
+        book: undobook.Book,
+        named: list[int],
+        *,
+        to_seq: int | None,
+        ceiling: int | None,
+        recheck: bool = False,
+    ) -> undobook.Effect:
+        if recheck:
+            # Approved later: every event named must still be in force.
+            for seq in named:
+                if str(seq) in self.reverted:
+                    raise RuleViolation(
+                        f"event {seq} was reverted by undo {self.reverted[str(seq)]} since "
+                        "the request; reject this request"
+                    )
+        effect = undobook.plan(book, self.reverted, named, to_seq=to_seq, ceiling=ceiling)
+        if not effect.reverts and not effect.restores:
+            raise RuleViolation("this undo would change nothing")
+        return effect
+
+    def _apply_undo(
+        self,
+        ctx: Ctx,
+        effect: undobook.Effect,
+        *,
+        request: int | None,
+        by: str,
+        at_once: bool,
+        reason: str,
+        dispute: int | None = None,
+        main: bool = True,
+    ) -> int:
+        payload = {
+            "request": request,
+            "dispute": dispute,
+            "by": by,
+            "approved_by": ctx.actor,
+            "at_once": at_once,
+            "reason": reason,
+            "reverts": effect.reverts,
+            "restores": effect.restores,
+            "rolls": effect.rolls,
+            "rerolls": effect.rerolls,
+            "state": effect.state,
+        }
+        record = self._emit(ctx, "UndoApplied", payload, None, main=main)
+        return int(record["seq"])
+
+    # ------------------------------------------------------------------ helpers
+
+    def _require_role(self, ctx: Ctx) -> None:
+        if ctx.actor != REFEREE and ctx.actor not in self.sides:
+            raise Forbidden(f"role {ctx.actor!r} may not act in this campaign")
+
+    def require_side(self, ctx: Ctx, side: str | None) -> str:
+        """The side a command acts for: ``side``, or the caller's own. A side's
+        token acts only for its side; the referee names the side."""
+        self._require_role(ctx)
+        if side is None:
+            if ctx.actor == REFEREE:
+                raise InvalidInput("the referee must name the side", field="side")
+            return ctx.actor
+        if side not in self.sides:
+            raise InvalidInput(
+                f"unknown side {side!r}; sides are {', '.join(self.sides)}", field="side"
+            )
+        if ctx.actor not in (side, REFEREE):
+            raise Forbidden(f"a {ctx.actor} token cannot act for the {side} side")
+        return side
+
+    def check_step_order(self, side: str, step: str) -> None:
+        """The RePh steps are carried out in their numbered order (8.6, 9.6)."""
+        rs = self.ruleset
+        done = self.steps.get(side)
+        if done is not None and rs.step_order(done) > rs.step_order(step):
+            rule = rs.sequence_rule
+            raise RuleViolation(
+                f"{rule}: steps are carried out in the numbered order; {side} has done "
+                f"{done} ({rs.step(done).title}) on {self.cg_date}, so {step} "
+                f"({rs.step(step).title}) is past",
+                rule=rule,
+            )
+
+    def roll_on(
+        self,
+        ctx: Ctx,
+        table: tablebook.Table,
+        drm: list[tablebook.DrmRequest],
+        inputs: dict[str, Any],
+        *,
+        secret: bool,
+        client_nonce: str | None,
+    ) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]:
+        """Roll on ``table`` for a rule command: record its definition (first
+        use), draw the dice and read the table. Returns the roll's public part,
+        its secret part (``None`` for a public roll) and the table's result."""
+        self._define_table(ctx, table)
+        purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
+        pub, sec = self._draw(ctx, table.dice, purpose, secret=secret, client_nonce=client_nonce)
+        rolled = sec["dice"] if sec is not None else pub["dice"]
+        return pub, sec, tablebook.resolve(table, rolled, drm, inputs)
+
+    def perform(self, ctx: Ctx, action: str, body: Any) -> int:
+        """Run one of the ruleset's own commands (``Rules.actions``) with its
+        validated request body. Returns the seq of its main event."""
+        self._require_role(ctx)
+        found = self.ruleset.rules.actions.get(action)
+        if found is None:
+            raise NotFound(f"{self.ruleset_id} has no action {action!r}")
+        if not isinstance(body, found.body):
+            raise InvalidInput(f"{action} takes a {found.body.__name__} body", field="body")
+        return found.run(self, ctx, body)
+
+    def _draw(
+        self, ctx: Ctx, count: int, purpose: str, *, secret: bool, client_nonce: str | None
+    ) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """Use the next committed seed. Returns the public and secret parts of the roll.
+
+        If fewer than LOW_WATER committed indices would be left unused after this
+        roll, the next batch is published first, so commitments always stay far
+        ahead of the rolls and the command's main record is its last event (an
+        idempotent retry then rebuilds its response at exactly that version).
+        """
+        index = self.roll_count
+        if self.committed - (index + 1) < dice.LOW_WATER:
+            self._publish_batch(ctx)
+        seed = self.seed(index, ctx.sealer)
+        nonce_source = "client"
+        if client_nonce is None:
+            client_nonce = ctx.entropy(16).hex()
+            nonce_source = "server"
+        result = dice.roll(
+            seed,
+            campaign=self.cid,
+            index=index,
+            client_nonce=client_nonce,
+            dice=count,
+            purpose=purpose,
+            side=ctx.actor,
+        )
+        pub: dict[str, Any] = {
+            "index": index,
+            "commitment": self.commitment(index),
+            "side": ctx.actor,
+            "purpose": purpose,
+            "count": count,
+            "client_nonce": client_nonce,
+            "nonce_source": nonce_source,
+            "secret": secret,
+            # The audit shows that this roll followed an undo of earlier rolls
+            # (their indices stay used: DESIGN §2, §5).
+            "after_undo": self.pending_reroll.get(ctx.actor),
+        }
+        if secret:
+            return pub, {"dice": result}
+        return {**pub, "dice": result, "seed": seed.hex()}, None
+
+    def rule_payload(self, side: str, step: str) -> dict[str, Any]:
+        """Public fields of a rule command's event for ``side`` at RePh ``step``."""
+        return {
+            "side": side,
+            "cg_date": self.cg_date,
+            "rule": f"{self.ruleset_id}:{step}",
+            "step": step,
+        }
+
+    def append(
+        self,
+        ctx: Ctx,
+        kind: str,
+        payload: dict[str, Any],
+        values: dict[str, Any],
+        *,
+        owner: str | None,
+    ) -> int:
+        """Append a command's main event: ``values`` are ``owner``'s secret, or
+        public when there is no owner. Returns its seq."""
+        if owner is None:
+            record = self._emit(ctx, kind, {**payload, **values}, None, main=True)
+        else:
+            record = self._emit(ctx, kind, {**payload, "owner": owner}, values, main=True)
+        return int(record["seq"])
+
+    def _publish_batch(self, ctx: Ctx, *, main: bool = False) -> None:
+        first = self.committed
+        seeds = [ctx.entropy(SEED_BYTES) for _ in range(dice.BATCH_SIZE)]
+        payload = {
+            "first_index": first,
+            "commitments": [dice.commitment(self.cid, first + k, s) for k, s in enumerate(seeds)],
+        }
+        internal = {"sealed": ctx.sealer.seal(b"".join(seeds), self._aad(first))}
+        self._emit(ctx, "CommitmentsPublished", payload, None, main=main, internal=internal)
+
+    def _aad(self, first: int) -> bytes:
+        return f"cgledger/v1/seeds\n{self.cid}\n{first}".encode()
+
+    def _emit(
+        self,
+        ctx: Ctx,
+        kind: str,
+        payload: dict[str, Any],
+        secret: dict[str, Any] | None,
+        main: bool = False,
+        internal: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        if secret is not None:
+            secret = {**secret, "salt": ctx.entropy(16).hex()}
+        record = _record(ctx, self.version + 1, kind, payload, secret, self.head)
+        extra = dict(internal or {})
+        if main and ctx.idempotency is not None:
+            extra["idempotency"] = {**ctx.idempotency, "role": ctx.actor}
+        if extra:
+            record["internal"] = extra
+        _TRIGGERS.get(kind, Campaign._rule_recorded)(self, record)
+        self.history.remember(record)
+        return record
+
+
+def _record(
+    ctx: Ctx,
+    seq: int,
+    kind: str,
+    payload: dict[str, Any],
+    secret: dict[str, Any] | None,
+    prev_hash: str,
+) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "seq": seq,
+        "type": kind,
+        "recorded_at": ctx.now,
+        "actor": ctx.actor,
+        "payload": payload,
+        "secret_digest": secret_digest(secret),
+        "secret": secret,
+        "prev_hash": prev_hash,
+        # Audit fields (issue 4): the request that appended the event, and the
+        # role-scoped hash of its Idempotency-Key (never the key itself).
+        META: {
+            "request_id": ctx.request_id,
+            "idempotency_key": None if ctx.idempotency is None else ctx.idempotency["key"],
+        },
+    }
+    record["hash"] = event_hash(record)
+    return record
+
+
+def validated_definition(
+    ruleset: Ruleset, doc: Any, field: str = "definition"
+) -> dict[str, Any]:
+    """A CG definition checked against the ruleset's model (DESIGN §7), as the
+    model normalises it; a bad one is refused naming the field."""
+    try:
+        model = ruleset.definition.model_validate(doc)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(part) for part in (field, *err["loc"]))
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        path, sep, rest = msg.partition(": ")
+        if err["type"] == "value_error" and sep and " " not in path:
+            # A check across fields names its own path ("rg_chart.German: ...").
+            where, msg = f"{where}.{path}", rest
+        raise InvalidInput(f"{where}: {msg}", field=where) from None
+    normalized: dict[str, Any] = model.model_dump(mode="json")
+    return normalized
+
+
+def _text(value: str, field: str, limit: int) -> str:
+    if not value.strip() or len(value) > limit:
+        raise InvalidInput(f"{field} must be 1 to {limit} characters", field=field)
+    return value
+
+
+def _table_ref(table: tablebook.Table) -> dict[str, str]:
+    """How an event names the table it was read with: id and content hash."""
+    return {"id": table.id, "hash": tablebook.content_hash(table)}
+
+
+def _parse_date(rs: Ruleset, text: str, field: str) -> str:
+    date = rs.normalize_date(text)
+    if date is None:
+        raise InvalidInput(f"{text!r} is not a {rs.id} CG Date", field=field)
+    return date
+
+
+def _day(cg_date: str) -> int:
+    return int(cg_date.split(" ", 1)[0])
+
+
+def _known_date(rs: Ruleset, calendar: list[str], text: str, field: str) -> str:
+    date = _parse_date(rs, text, field)
+    if date not in calendar:
+        raise InvalidInput(
+            f"unknown CG Date {text!r}; this CG's dates are {', '.join(calendar)}", field=field
+        )
+    return date
+
+
+_TRIGGERS: dict[str, Callable[[Campaign, dict[str, Any]], None]] = {
+    "CommitmentsPublished": Campaign._commitments_published,
+    "DiceRolled": Campaign._dice_rolled,
+    "TableDefined": Campaign._table_defined,
+    "TableRolled": Campaign._table_rolled,
+    "SecretRevealed": Campaign._secret_revealed,
+    "CGDateReady": Campaign._cg_date_ready,
+    "CGDateBegan": Campaign._cg_date_began,
+    "UndoRequested": Campaign._undo_requested,
+    "UndoApplied": Campaign._undo_applied,
+    "UndoRejected": Campaign._undo_rejected,
+    "DisputeFiled": Campaign._dispute_filed,
+    "DisputeResolved": Campaign._dispute_resolved,
+    "DefinitionAmendmentRequested": Campaign._amendment_requested,
+    "DefinitionAmended": Campaign._definition_amended,
+    "DefinitionAmendmentRejected": Campaign._amendment_rejected,
+}
+
+# Events of a ruleset's own commands were once stored under their own topics
+# (e.g. "cgledger:RGPurchased"); they load as RuleRecorded events, which
+# dispatch on the record's type like every event.
+for _rs in REGISTRY.values():
+    for _topic in _rs.rules.legacy_topics:
+        register_topic(_topic, cast(Any, Campaign).RuleRecorded)

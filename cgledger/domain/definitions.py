@@ -1,0 +1,508 @@
+"""CG definitions (DESIGN §7, §9, §10, a CONTRACT): the common models, JSON
+Merge Patch (RFC 7396) and the definition hash. Pure data and validation: no
+ruleset is named here, and nothing here touches the ledger or the API.
+
+A definition holds what the rule texts leave to each CG's chart pages: the
+Attack-Chit limits (8.6231, 9.62131), the RG charts (8.619-8.6196,
+9.617-9.6176) and the Map Groups with their Strategic Locations, LVP and
+Entry Areas (8.603, 8.605; 9.605).
+
+The common models are generic in the side type. A ruleset binds them to its
+sides with :func:`definition_model`, which parametrises the model with
+``Literal[<sides>]``: an unknown side anywhere (``attack_chits`` and
+``rg_chart`` keys, an Entry Area's ``side``, ``hq`` keys, ``initial_control``
+values) is then a pydantic error whose ``loc`` names the field, and the JSON
+Schema lists the sides as an ``enum``. Checks that span fields (duplicate ids,
+a hex that is not in its Map Group) raise errors with the same kind of ``loc``
+(e.g. ``("map_groups", 0, "entry_areas", 1, "hexes", 3)``).
+
+A ruleset adds its own fields by subclassing the generic models, keeping them
+generic in ``SideT`` (see ``cgledger/domain/rulesets/kgp/definition.py``).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar, cast, overload
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
+
+from cgledger.domain.dice import canon
+
+__all__ = [
+    "ID_PATTERN",
+    "MAX_AREAS",
+    "MAX_COORD",
+    "MAX_COUNT",
+    "MAX_CPP",
+    "MAX_HEXES",
+    "MAX_LEVEL",
+    "MAX_LVP",
+    "MAX_MAP_GROUPS",
+    "MAX_RG_PER_SIDE",
+    "MIN_LEVEL",
+    "RG_ID_PATTERN",
+    "SIDE_PATTERN",
+    "CGDefinition",
+    "Count",
+    "EntryArea",
+    "Hex",
+    "HexId",
+    "Id",
+    "Limit",
+    "MapGroup",
+    "Name",
+    "Notes",
+    "Problem",
+    "RGEntry",
+    "RGId",
+    "SideT",
+    "StrictModel",
+    "Title",
+    "asl_axial",
+    "definition_hash",
+    "definition_model",
+    "hex_entry",
+    "merge_patch",
+    "raise_problems",
+]
+
+# ------------------------------------------------------------------ limits
+
+#: Upper bounds that keep a definition (and the events that record it) small.
+MAX_CPP = 10_000
+MAX_COUNT = 1_000
+MAX_LVP = 1_000
+MAX_COORD = 10_000
+MIN_LEVEL, MAX_LEVEL = -9, 99
+MAX_HEXES = 20_000
+MAX_MAP_GROUPS = 50
+MAX_RG_PER_SIDE = 500
+MAX_AREAS = 200
+
+#: Ids of map groups, hexes, Entry Areas and Blocks: "St", "J19", "StGG1", "US-N", "C".
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:/+-]*$"
+#: 8.6191, 9.6171: an RG's alphanumeric ID, e.g. "I2", "V3", "HW1", "G4a".
+RG_ID_PATTERN = r"^[A-Z]{1,3}[0-9]{1,2}[a-z]?$"
+#: A side id as a ruleset names it: "US", "German", "British", "American".
+SIDE_PATTERN = r"^[A-Za-z][A-Za-z .-]*$"
+
+Id = Annotated[str, StringConstraints(min_length=1, max_length=20, pattern=ID_PATTERN)]
+HexId = Id
+RGId = Annotated[str, StringConstraints(min_length=2, max_length=20, pattern=RG_ID_PATTERN)]
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+Title = Annotated[str, StringConstraints(max_length=200)]
+Notes = Annotated[str, StringConstraints(max_length=2000)]
+RGNotes = Annotated[str, StringConstraints(max_length=500)]
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+Limit = Annotated[int, Field(ge=1, le=MAX_COUNT)]
+Coord = Annotated[int, Field(ge=-MAX_COORD, le=MAX_COORD)]
+Level = Annotated[int, Field(ge=MIN_LEVEL, le=MAX_LEVEL)]
+
+#: The side type of the generic models; :func:`definition_model` binds it to
+#: ``Literal[<the ruleset's sides>]``.
+SideT = TypeVar("SideT", bound=str)
+
+Loc = tuple[int | str, ...]
+#: One error found by a cross-field check: (loc, error type, message, input).
+Problem = tuple[Loc, str, str, Any]
+
+
+def raise_problems(title: str, problems: Sequence[Problem]) -> None:
+    """Raise one ``ValidationError`` holding every problem, each with its own
+    ``loc`` (relative to the model whose validator calls this; pydantic
+    prefixes the path to that model)."""
+    if not problems:
+        return
+    raise ValidationError.from_exception_data(
+        title,
+        [
+            InitErrorDetails(
+                type=PydanticCustomError(kind, "{reason}", {"reason": message}),
+                loc=loc,
+                input=value,
+            )
+            for loc, kind, message, value in problems
+        ],
+    )
+
+
+class StrictModel(BaseModel):
+    """Strict (no "3" for 3, no ``true`` for 1), closed (an unknown field is an
+    error) and immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    @classmethod
+    def model_parametrized_name(cls, params: tuple[Any, ...]) -> str:
+        # "MapGroup", not "MapGroup[Literal['US', 'German']]", in schemas.
+        del params
+        return cls.__name__
+
+
+# ------------------------------------------------------------------ RG chart
+
+
+class RGEntry(StrictModel):
+    """One line of a side's RG chart (8.619, 9.617).
+
+    The limits are checked when an RG is purchased: ``per_date_max`` per CG
+    Date (8.6195: per CG Date *per Map Group*; 9.6175), ``cg_max`` per
+    CG (8.6196, 9.6176; RG given in an Initial-Scenario OB don't
+    count). ``null`` means no limit. ``fpp``: the RG grants that many
+    Fortification Purchase Points instead of units (8.619/8.621, 9.619).
+    """
+
+    id: RGId = Field(description="8.6191/9.6171 ID, e.g. I2, V3, HW1")
+    name: Name = Field(description="8.6192/9.6172 Group Type, e.g. 'SS Inf Pltn'")
+    cpp: Annotated[int, Field(ge=0, le=MAX_CPP)] = Field(
+        description="8.6194/9.6173 CPP cost (SG: Purchase Points, 3.4)"
+    )
+    per_date_max: Limit | None = Field(
+        default=None, description="8.6195/9.6175 CG Date max (null: no limit)"
+    )
+    cg_max: Limit | None = Field(default=None, description="8.6196/9.6176 CG max (null: no limit)")
+    fpp: Annotated[int, Field(ge=1, le=MAX_CPP)] | None = Field(
+        default=None, description="FPP granted instead of units (8.619, 8.621)"
+    )
+    notes: RGNotes = Field(default="", description="chart footnotes (9.6177)")
+
+    @property
+    def key(self) -> str:
+        """How purchases name this entry; unique within a side's chart."""
+        return self.id
+
+
+# ------------------------------------------------------------------ maps (§9)
+
+
+class Hex(StrictModel):
+    """A hex of a Map Group (DESIGN §9). ``q``, ``r``: axial coordinates.
+    ``lvp``: its LVP value (8.6033). ``levels``: the building levels it
+    has (8.6057 multi-level detail). ``block``: the Block it lies in
+    (9.605-9.6055). A hex not listed is off the map."""
+
+    hex: HexId
+    q: Coord
+    r: Coord
+    strategic: bool = False
+    lvp: Annotated[int, Field(ge=0, le=MAX_LVP)] = 0
+    levels: Annotated[list[Level], Field(min_length=1, max_length=20)] = Field(
+        default_factory=lambda: [0]
+    )
+    enterable: bool = True
+    block: Id | None = None
+
+    @model_validator(mode="after")
+    def _distinct_levels(self) -> Self:
+        seen: set[int] = set()
+        problems: list[Problem] = []
+        for i, level in enumerate(self.levels):
+            if level in seen:
+                problems.append(
+                    (("levels", i), "duplicate_level", f"level {level} is listed twice", level)
+                )
+            seen.add(level)
+        raise_problems(type(self).__name__, problems)
+        return self
+
+
+class EntryArea(StrictModel, Generic[SideT]):
+    """An Eligible Entry Area of one side (8.6052, SSR CG6; 9.6053)."""
+
+    id: Id
+    side: SideT
+    hexes: Annotated[Sequence[HexId], Field(min_length=1, max_length=MAX_HEXES)]
+
+    @model_validator(mode="after")
+    def _distinct_hexes(self) -> Self:
+        seen: set[str] = set()
+        problems: list[Problem] = []
+        for m, hx in enumerate(self.hexes):
+            if hx in seen:
+                problems.append((("hexes", m), "duplicate_hex", f"hex {hx!r} is listed twice", hx))
+            seen.add(hx)
+        raise_problems(type(self).__name__, problems)
+        return self
+
+
+class MapGroup(StrictModel, Generic[SideT]):
+    """A Map Group (8.605 "on the Map Group", 8.6033 LVP totals;
+    9.605): its hexes, Eligible Entry Areas, HQ (8.6052: where a side's
+    Isolation path must end instead of an Entry Area, e.g. La Gleize) and
+    Control before the first event."""
+
+    id: Id
+    title: Title = ""
+    hexes: Annotated[Sequence[Hex], Field(min_length=1, max_length=MAX_HEXES)]
+    entry_areas: Annotated[Sequence[EntryArea[SideT]], Field(max_length=MAX_AREAS)] = Field(
+        default_factory=list
+    )
+    hq: Mapping[SideT, HexId] = Field(default_factory=dict)
+    initial_control: Annotated[Mapping[HexId, SideT], Field(max_length=MAX_HEXES)] = Field(
+        default_factory=dict
+    )
+
+    def hex_ids(self) -> frozenset[str]:
+        return frozenset(h.hex for h in self.hexes)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        problems: list[Problem] = []
+        first: dict[str, int] = {}
+        at: dict[tuple[int, int], str] = {}
+        for j, h in enumerate(self.hexes):
+            if h.hex in first:
+                problems.append(
+                    (
+                        ("hexes", j, "hex"),
+                        "duplicate_hex",
+                        f"hex {h.hex!r} is listed twice (also hexes.{first[h.hex]})",
+                        h.hex,
+                    )
+                )
+                continue
+            first[h.hex] = j
+            other = at.setdefault((h.q, h.r), h.hex)
+            if other != h.hex:
+                problems.append(
+                    (
+                        ("hexes", j, "q"),
+                        "duplicate_coordinates",
+                        f"hex {h.hex!r} has the coordinates of {other!r} (q={h.q}, r={h.r})",
+                        h.q,
+                    )
+                )
+        where = f"a hex of map group {self.id!r}"
+        areas: set[str] = set()
+        for k, area in enumerate(self.entry_areas):
+            if area.id in areas:
+                problems.append(
+                    (
+                        ("entry_areas", k, "id"),
+                        "duplicate_id",
+                        f"Entry Area {area.id!r} is listed twice",
+                        area.id,
+                    )
+                )
+            areas.add(area.id)
+            for m, hx in enumerate(area.hexes):
+                if hx not in first:
+                    problems.append(
+                        (
+                            ("entry_areas", k, "hexes", m),
+                            "unknown_hex",
+                            f"{hx!r} is not {where}",
+                            hx,
+                        )
+                    )
+        for side, hx in self.hq.items():
+            if hx not in first:
+                problems.append((("hq", side), "unknown_hex", f"{hx!r} is not {where}", hx))
+        for hx in self.initial_control:
+            if hx not in first:
+                problems.append(
+                    (("initial_control", hx), "unknown_hex", f"{hx!r} is not {where}", hx)
+                )
+        raise_problems(type(self).__name__, problems)
+        return self
+
+
+# ------------------------------------------------------------------ definition
+
+
+class CGDefinition(StrictModel, Generic[SideT]):
+    """The common part of a CG definition (DESIGN §7). Bind it to a ruleset's
+    sides with :func:`definition_model`.
+
+    Class variables a ruleset may set (they are not fields):
+    ``SIDES`` (set by :func:`definition_model`); ``PURCHASING_SIDES``, the
+    sides that may have an RG chart (``None``: every side);
+    ``RG_DATE_MAX_PER_MAP_GROUP``, whether ``per_date_max`` counts per CG Date
+    and Map Group (8.6195) rather than per CG Date (9.6175).
+    """
+
+    SIDES: ClassVar[tuple[str, ...]] = ()
+    PURCHASING_SIDES: ClassVar[tuple[str, ...] | None] = None
+    RG_DATE_MAX_PER_MAP_GROUP: ClassVar[bool] = False
+
+    sample: bool = Field(
+        default=False, description="synthetic data (the ruleset's sample), not a real CG"
+    )
+    title: Title = ""
+    notes: Notes = ""
+    attack_chits: Mapping[SideT, Count] = Field(
+        default_factory=dict,
+        description="8.6231/9.62131: the most Attack Chits a side may select in the CG; "
+        "a side left out has no limit",
+    )
+    rg_chart: Mapping[SideT, Annotated[Sequence[RGEntry], Field(max_length=MAX_RG_PER_SIDE)]] = (
+        Field(default_factory=dict, description="each side's RG chart (8.619, 9.617)")
+    )
+    map_groups: Annotated[Sequence[MapGroup[SideT]], Field(max_length=MAX_MAP_GROUPS)] = Field(
+        default_factory=list, description="DESIGN §9"
+    )
+
+    def rg_entry(self, side: str, key: str) -> RGEntry | None:
+        """The chart entry a purchase names (``RGEntry.key``), or ``None``."""
+        for entry in self.rg_chart.get(cast(SideT, side), ()):
+            if entry.key == key:
+                return entry
+        return None
+
+    def map_group(self, group_id: str) -> MapGroup[SideT] | None:
+        for group in self.map_groups:
+            if group.id == group_id:
+                return group
+        return None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        problems: list[Problem] = []
+        allowed = type(self).PURCHASING_SIDES
+        for side, entries in self.rg_chart.items():
+            if allowed is not None and side not in allowed and entries:
+                problems.append(
+                    (
+                        ("rg_chart", side),
+                        "no_purchases",
+                        f"{side} purchases no RG here; only {', '.join(allowed)} has an RG chart",
+                        side,
+                    )
+                )
+            first: dict[str, int] = {}
+            for i, entry in enumerate(entries):
+                if entry.key in first:
+                    problems.append(
+                        (
+                            ("rg_chart", side, i, "id"),
+                            "duplicate_id",
+                            f"8.6191: RG {entry.key!r} is listed twice in the {side} chart "
+                            f"(also rg_chart.{side}.{first[entry.key]})",
+                            entry.id,
+                        )
+                    )
+                else:
+                    first[entry.key] = i
+        groups: dict[str, int] = {}
+        for i, group in enumerate(self.map_groups):
+            if group.id in groups:
+                problems.append(
+                    (
+                        ("map_groups", i, "id"),
+                        "duplicate_id",
+                        f"map group {group.id!r} is listed twice "
+                        f"(also map_groups.{groups[group.id]})",
+                        group.id,
+                    )
+                )
+            else:
+                groups[group.id] = i
+        raise_problems(type(self).__name__, problems)
+        return self
+
+
+DefT = TypeVar("DefT", bound=CGDefinition[Any])
+
+
+@overload
+def definition_model(
+    sides: Sequence[str], *, name: str | None = None
+) -> type[CGDefinition[Any]]: ...
+
+
+@overload
+def definition_model(
+    sides: Sequence[str], base: type[DefT], *, name: str | None = None
+) -> type[DefT]: ...
+
+
+def definition_model(
+    sides: Sequence[str],
+    base: type[CGDefinition[Any]] = CGDefinition,
+    *,
+    name: str | None = None,
+) -> type[CGDefinition[Any]]:
+    """``base`` (a generic :class:`CGDefinition` subclass) bound to ``sides``:
+    every side-typed field accepts exactly these sides. The class has
+    ``SIDES == tuple(sides)``."""
+    sides = tuple(sides)
+    if not sides or len(set(sides)) != len(sides):
+        raise ValueError(f"sides must be distinct and at least one: {sides!r}")
+    for side in sides:
+        if len(side) > 20 or not re.match(SIDE_PATTERN, side):
+            raise ValueError(f"bad side id {side!r}")
+    side_type = cast(Any, Literal)[sides]
+    bound = cast(Any, base)[side_type]
+    namespace = {
+        "__module__": base.__module__,
+        "__qualname__": name or base.__name__,
+        "__doc__": base.__doc__,
+        "SIDES": sides,
+    }
+    return cast("type[CGDefinition[Any]]", type(name or base.__name__, (bound,), namespace))
+
+
+# ------------------------------------------------------------------ helpers
+
+_ASL_HEX = re.compile(r"^([A-Z])(\1?)([0-9]{1,2})$")
+
+
+def asl_axial(hex_id: str) -> tuple[int, int]:
+    """Axial ``(q, r)`` of a plain ASL board hex id ("A1", "B0", "J19", "GG10").
+
+    Columns A..Z are 0..25 and AA..GG 26..32; in ASL the even-lettered columns
+    (B, D, ...) start at row 0, i.e. they sit half a hex lower than their odd
+    neighbours would suggest ("odd-q" offset layout). Then ``q`` is the column
+    and ``r = row - (q - (q & 1)) // 2``, so that A1's neighbours are A0..A2,
+    B0 and B1 exactly as DESIGN §9 defines neighbours. Map-group prefixes and
+    board offsets are for the caller to add.
+    """
+    m = _ASL_HEX.match(hex_id)
+    if m is None:
+        raise ValueError(f"{hex_id!r} is not a plain ASL hex id (e.g. 'J19', 'GG1')")
+    col = ord(m.group(1)) - ord("A") + (26 if m.group(2) else 0)
+    row = int(m.group(3))
+    return col, row - (col - (col & 1)) // 2
+
+
+def hex_entry(hex_id: str, **fields: Any) -> dict[str, Any]:
+    """A §9 hex dict for a plain ASL hex id, with its axial coordinates."""
+    q, r = asl_axial(hex_id)
+    return {"hex": hex_id, "q": q, "r": r, **fields}
+
+
+def merge_patch(target: Any, patch: Any) -> Any:
+    """RFC 7396 JSON Merge Patch: ``patch`` applied to ``target``.
+
+    Pure: returns a new document and never mutates (or shares structure with)
+    either argument. A member set to ``null`` is removed; an object merges into
+    an object; anything else (arrays included) replaces the target.
+    """
+    if not isinstance(patch, Mapping):
+        return copy.deepcopy(patch)
+    out: dict[str, Any] = (
+        {k: copy.deepcopy(v) for k, v in target.items()} if isinstance(target, Mapping) else {}
+    )
+    for name, value in patch.items():
+        if value is None:
+            out.pop(name, None)
+        else:
+            out[name] = merge_patch(out.get(name), value)
+    return out
+
+
+def definition_hash(doc: dict[str, Any]) -> str:
+    """DESIGN §7: sha256 hex digest of ``canon(doc)`` (DESIGN §2)."""
+    return hashlib.sha256(canon(doc)).hexdigest()

@@ -1,0 +1,177 @@
+"""The ABtF CG definition (DESIGN §7): the common fields bound to the sides
+``British`` and ``German``, plus what the ABtF chart pages add (seed ``003_…``):
+
+* ``idle_chits``: 9.62131 "Each CG (9.51-.53) lists the maximum number of
+  Attack *and Idle* Chits each side may select"; ``attack_chits`` holds the
+  first, ``idle_chits`` the second (a side left out has no limit).
+* RG chart lines: the German ``kg`` (9.6178: a German RG ID names the KG it
+  was purchased from, "I1(K) for a German SS Infantry Platoon from KG
+  Knaust"). The same ID may appear once per KG; a purchase names the line by
+  its ``key``, e.g. ``"I1(K)"``. ``per_date_max`` counts per CG Date
+  (9.6175: "per CG Date and not calendar date").
+* Hexes carry their ``block`` (9.605-9.6055: Setup Areas are Blocks).
+* ``sudden_death_blocks``: 9.6212 "The Germans win any CG at the end of any
+  CG Scenario Game Turn by Controlling all Strategic Locations within Block H";
+  each named Block must hold at least one Strategic Location of a Map Group.
+
+The sample is SYNTHETIC (invented RG, map and values that only exercise every
+field); the real maps and charts belong to their publisher.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Generic, Self
+
+from pydantic import Field, StringConstraints, model_validator
+
+from cgledger.domain.definitions import (
+    MAX_RG_PER_SIDE,
+    CGDefinition,
+    Count,
+    Id,
+    Problem,
+    RGEntry,
+    SideT,
+    definition_model,
+    hex_entry,
+    raise_problems,
+)
+
+BRITISH = "British"
+GERMAN = "German"
+#: The sides of ``cgledger.domain.rulesets.abtf.ruleset`` (the tests check they agree).
+SIDES = (BRITISH, GERMAN)
+
+#: 9.6178: the KG letter a German RG ID carries, "I1(K)".
+KgId = Annotated[str, StringConstraints(min_length=1, max_length=3, pattern=r"^[A-Z]{1,3}$")]
+
+
+class AbtfRGEntry(RGEntry):
+    """An RG chart line; ``kg``: the German KG it comes from (9.6178)."""
+
+    kg: KgId | None = Field(default=None, description="9.6178: the German KG, e.g. K")
+
+    @property
+    def key(self) -> str:
+        """9.6178 RG ID notation: ``I1`` or, for a German KG's RG, ``I1(K)``."""
+        return self.id if self.kg is None else f"{self.id}({self.kg})"
+
+
+class AbtfDefinition(CGDefinition[SideT], Generic[SideT]):
+    """An ABtF CG definition (DESIGN §7): Attack- and Idle-Chit limits
+    (9.62131), RG charts (9.617-9.6178), Map Groups with Blocks (9.605) and
+    the Sudden Death Block (9.6212)."""
+
+    idle_chits: Mapping[SideT, Count] = Field(
+        default_factory=dict,
+        description="9.62131: the most Idle Chits a side may select in the CG; "
+        "a side left out has no limit",
+    )
+    rg_chart: Mapping[
+        SideT, Annotated[Sequence[AbtfRGEntry], Field(max_length=MAX_RG_PER_SIDE)]
+    ] = Field(default_factory=dict, description="each side's RG chart (9.617-9.6178)")
+    sudden_death_blocks: Mapping[SideT, Id] = Field(
+        default_factory=dict,
+        description="9.6212: the side wins the CG at the end of any CG Scenario Game Turn "
+        "by Controlling all Strategic Locations within this Block",
+    )
+
+    @model_validator(mode="after")
+    def _abtf(self) -> Self:
+        problems: list[Problem] = []
+        for side, entries in self.rg_chart.items():
+            if side == GERMAN:
+                continue
+            for i, entry in enumerate(entries):
+                if entry.kg is not None:
+                    problems.append(
+                        (
+                            ("rg_chart", side, i, "kg"),
+                            "not_allowed",
+                            "9.6178: only a German RG names its KG",
+                            entry.kg,
+                        )
+                    )
+        strategic_blocks = {
+            h.block
+            for group in self.map_groups
+            for h in group.hexes
+            if h.strategic and h.block is not None
+        }
+        for side, block in self.sudden_death_blocks.items():
+            if block not in strategic_blocks:
+                problems.append(
+                    (
+                        ("sudden_death_blocks", side),
+                        "unknown_block",
+                        f"9.6212: no Map Group has a Strategic Location in Block {block!r}",
+                        block,
+                    )
+                )
+        raise_problems(type(self).__name__, problems)
+        return self
+
+
+MODEL = definition_model(SIDES, AbtfDefinition)
+
+#: Blocks (9.605) and Strategic Locations of the synthetic map.
+_HEXES: dict[str, dict[str, Any]] = {
+    "B1": {"block": "A"},
+    "B2": {"block": "A", "strategic": True, "lvp": 2, "levels": [0, 1]},
+    "B3": {"block": "A"},
+    "C3": {"block": "H", "strategic": True, "lvp": 3, "levels": [0, 1, 2]},
+    "C4": {"block": "H", "strategic": True, "lvp": 1},
+    "D3": {"block": "H"},
+    "D1": {"enterable": False},
+}
+
+#: SYNTHETIC sample: every id, name, cost, limit, KG and hex below is invented.
+SAMPLE: dict[str, Any] = {
+    "sample": True,
+    "title": "ABtF synthetic sample (not a real CG)",
+    "notes": (
+        "SYNTHETIC sample data, invented to exercise every field of an ABtF CG "
+        "definition: it is not CG I, II or III. The real map, Blocks, RG charts "
+        "and chit limits belong to their publisher; players type in their own."
+    ),
+    "attack_chits": {BRITISH: 4, GERMAN: 5},
+    "idle_chits": {BRITISH: 3, GERMAN: 2},
+    "rg_chart": {
+        BRITISH: [
+            {"id": "I1", "name": "Sample Para Pltn", "cpp": 6, "per_date_max": 2, "cg_max": 6},
+            {
+                "id": "V1",
+                "name": "Sample Carrier Section",
+                "cpp": 5,
+                "per_date_max": 1,
+                "cg_max": 2,
+                "notes": "invented footnote",
+            },
+            {"id": "F1", "name": "Sample Fortifications", "cpp": 2, "per_date_max": 1, "fpp": 8},
+        ],
+        GERMAN: [
+            {"id": "I1", "name": "Sample Rifle Pltn", "cpp": 4, "cg_max": 4, "kg": "X"},
+            {"id": "I1", "name": "Sample Rifle Pltn", "cpp": 5, "cg_max": 3, "kg": "Y"},
+            {"id": "A2", "name": "Sample SPG Pltn", "cpp": 8, "per_date_max": 1, "kg": "X"},
+            {"id": "F1", "name": "Sample Fortifications", "cpp": 3, "fpp": 6},
+        ],
+    },
+    "sudden_death_blocks": {GERMAN: "H"},
+    "map_groups": [
+        {
+            "id": "Bx",
+            "title": "Sample Bridgehead (synthetic)",
+            "hexes": [
+                hex_entry(f"{col}{row}", **_HEXES.get(f"{col}{row}", {}))
+                for col in "ABCD"
+                for row in range(1, 5)
+            ],
+            "entry_areas": [
+                {"id": "Br-W", "side": BRITISH, "hexes": ["A1", "A2", "A3", "A4"]},
+                {"id": "Ge-E", "side": GERMAN, "hexes": ["D2", "D3", "D4"]},
+            ],
+            "initial_control": {"B2": BRITISH, "C3": GERMAN, "C4": GERMAN},
+        }
+    ],
+}

@@ -1,0 +1,189 @@
+"""A Bridge Too Far (ABtF) campaign games: RePh 9.601-9.621 (seed ``003_…``).
+
+9.51-9.53 (the three CG definitions, with their start dates) are not in the
+seed, so a campaign is created with a ``start_date`` taken from the CG Date
+sequence below. That sequence is the 9.6161 CPP Base Number Chart's, which
+runs from 17 N to 21 EVE; ABtF adds the ``EVE`` CG Date between PM and N.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from cgledger.domain.rulesets.abtf import definition
+from cgledger.domain.rulesets.abtf import tables as abtf_tables
+from cgledger.domain.rulesets.base import (
+    CampaignDef,
+    Initiative,
+    RePhStep,
+    Ruleset,
+    period_date_normalizer,
+)
+
+BRITISH = "British"
+GERMAN = "German"
+
+#: 9.6161 CPP BASE NUMBER CHART, CG DATE column.
+CALENDAR: tuple[str, ...] = (
+    "17 N",
+    "18 AM", "18 PM", "18 EVE", "18 N",
+    "19 AM", "19 PM", "19 EVE", "19 N",
+    "20 AM", "20 PM", "20 EVE", "20 N",
+    "21 AM", "21 PM", "21 EVE",
+)  # fmt: skip
+
+CAMPAIGNS = MappingProxyType(
+    {
+        cg: CampaignDef(
+            name=cg,
+            rule=rule,
+            calendar=CALENDAR,
+            initial_date=None,
+            notes=f"{rule} is not in the seed: pass start_date (a CG Date of the 9.6161 chart).",
+        )
+        for cg, rule in (("CG I", "9.51"), ("CG II", "9.52"), ("CG III", "9.53"))
+    }
+)
+
+#: 9.6 RePh Sequence, as listed in the seed. Its key sentence is cut off after
+#: "numbered/", so the markers are read from the list and the text: "+"
+#: (9.601-.603) is read as "§", "†" (9.617-.621) is printed, and "*" (9.612-.620)
+#: comes from 9.62132 note 2; see each step's ``reading``.
+REPH_STEPS = (
+    RePhStep(
+        "9.601",
+        "Conclusion of Melee",
+        markers=("§",),
+        reading="The list prints '+' on 9.601-.603 and its key is cut off; these are the three "
+        "steps KGP 8.6 marks '§' (the steps reaching CG-Scenario End), so '+' is read as '§'.",
+    ),
+    RePhStep(
+        "9.602",
+        "Marker Removal",
+        markers=("§",),
+        reading="The list prints '+' on 9.601-.603 and its key is cut off; these are the three "
+        "steps KGP 8.6 marks '§' (the steps reaching CG-Scenario End), so '+' is read as '§'.",
+    ),
+    RePhStep(
+        "9.603",
+        "Rally and Unloading",
+        markers=("§",),
+        reading="The list prints '+' on 9.601-.603 and its key is cut off; these are the three "
+        "steps KGP 8.6 marks '§' (the steps reaching CG-Scenario End), so '+' is read as '§'.",
+    ),
+    RePhStep("9.604", "Encirclement, Minefields, Bog, and Shock"),
+    RePhStep("9.605", "Setup Area Determination"),
+    RePhStep("9.606", "Encircled-Marker Removal"),
+    RePhStep("9.607", "Equipment Possession and Hidden Fortifications"),
+    RePhStep("9.608", "Prisoners"),
+    RePhStep("9.609", "Extinguishing Flames and Blazes"),
+    RePhStep(
+        "9.610",
+        "Wounded Leaders and Walking Wounded MMC",
+        reading="9.6101 is each side's (9.6102 Walking Wounded only the British player's), "
+        "so the step is every side's.",
+    ),
+    RePhStep("9.611", "Recombining and Battle Hardening"),
+    RePhStep(
+        "9.612",
+        "New CG Date and SAN Adjustment",
+        markers=("*",),
+        joint=True,
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.613",
+        "Shift",
+        markers=("*",),
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.614",
+        "Equipment Repair and Replenishment",
+        markers=("*",),
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.615",
+        "OB-Given Reinforcements",
+        markers=("*",),
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.616",
+        "CPP Replenishment",
+        markers=("*",),
+        reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
+        "RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.617",
+        "Purchasing Reinforcement Groups",
+        markers=("†", "*"),
+        reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
+        "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.618",
+        "RG Strength, Weapons, Leaders, and Composition",
+        markers=("†", "*"),
+        reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
+        "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.619",
+        "Purchasing Fortifications",
+        markers=("†", "*"),
+        reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
+        "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
+    ),
+    RePhStep(
+        "9.620",
+        "Ammunition Shortage and ELR Loss/Gain",
+        markers=("†", "*"),
+        reading="'†' as printed and '*' from 9.62132 note 2; 9.6201 (British only, from 19 AM) "
+        "is one sub-step but 9.6202 ELR Loss/Gain is both sides' on every date, so the step "
+        "has every side and no from_date.",
+    ),
+    RePhStep(
+        "9.621",
+        "Scenario Commencement",
+        markers=("†",),
+        joint=True,
+        reading="'†' as printed and no '*' (note 2 repeats only 9.612-.620); joint because "
+        "it holds 9.6213 Initiative Determination, ABtF's equivalent of KGP 8.623.",
+    ),
+)
+
+RULESET = Ruleset(
+    id="abtf",
+    title="A Bridge Too Far",
+    sides=(BRITISH, GERMAN),
+    campaigns=CAMPAIGNS,
+    reph_steps=REPH_STEPS,
+    normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "eve": "EVE", "n": "N"}),
+    new_date_step="9.612",  # 9.6121 New CG Date
+    sequence_rule="9.6",
+    definition=definition.MODEL,
+    sample_definition=definition.SAMPLE,
+    scenario_types=("dual-attack", "german-assault", "british-assault", "idle"),  # 9.62133
+    # 9.62132's matrix: rows German, columns British; keyed here (British, German).
+    # The matrix prints "Dual Assault", its scenario types "Dual Attack" (9.62133a).
+    initiative=Initiative(
+        "9.62132",
+        MappingProxyType(
+            {
+                ("attack", "attack"): "dual-attack",
+                ("idle", "attack"): "german-assault",
+                ("attack", "idle"): "british-assault",
+                ("idle", "idle"): "idle",
+            }
+        ),
+    ),
+    notes="CPP (9.616-9.617) and the Roster are not implemented for ABtF yet.",
+    tables=abtf_tables.TABLES,
+)

@@ -1,0 +1,307 @@
+"""The one interface every ruleset (KGP, ABtF, SG, ...) implements.
+
+A ruleset is a package under ``cgledger/domain/rulesets/`` that exports one
+:class:`Ruleset` object named ``RULESET``: data (sides, campaigns and their CG
+calendars, the RePh step sequence, the die tables, the CG definition model
+and its sample) plus a :class:`Rules` object with the few rule functions the
+engine calls (the roster arithmetic, the ruleset's own commands, the check it
+makes before a new CG Date). The engine (``cgledger.domain.campaign``), the API and the
+projections only talk to these types and never ask which ruleset they run: a
+fourth HASL system is one new package and one :func:`cgledger.domain.rulesets.register`
+call (``tests/test_fourth_ruleset.py`` plays one through the REST API).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel
+
+from cgledger.domain.tables import Table
+
+if TYPE_CHECKING:
+    from cgledger.domain.context import Ctx
+
+#: RePh step markers, as the rule texts print them (KGP 8.6, ABtF 9.6):
+#: "§" the step reaches CG-Scenario End, "†" the only steps before an Initial
+#: Scenario, "‡" only when a non-Initial scenario will be played, "*" repeated
+#: on Idle dates until a scenario is generated.
+MARKERS = ("§", "†", "‡", "*")
+
+
+@dataclass(frozen=True)
+class RePhStep:
+    """One numbered step of the Refit Phase sequence, as the rulebook lists it.
+
+    ``sides``: the sides that act in it (empty: every side). ``joint``: both
+    sides take it together (New CG Date, Initiative). ``action``: the id of the
+    ruleset action (:class:`Action`) that must be done before the step can be
+    passed, if any. ``from_date``: the first CG Date it applies on (``None``:
+    every date). ``reading``: where the OCR lost or garbled a marker, the
+    reading taken and why.
+    """
+
+    id: str
+    title: str
+    markers: tuple[str, ...] = ()
+    sides: tuple[str, ...] = ()
+    joint: bool = False
+    action: str | None = None
+    from_date: str | None = None
+    reading: str = ""
+
+    def __post_init__(self) -> None:
+        bad = [m for m in self.markers if m not in MARKERS]
+        if bad:
+            raise ValueError(f"{self.id}: unknown step markers {bad}")
+
+
+@dataclass(frozen=True)
+class CampaignDef:
+    """One CG of a ruleset and its CG Date sequence.
+
+    ``calendar`` holds every CG Date the seed text gives for this CG, in order.
+    ``initial_date`` is the date of the CG's Initial Scenario; ``None`` means the
+    seed does not say, so whoever creates the campaign passes a start date.
+    ``extendable`` CGs accept further CG Dates beyond the calendar, named by the
+    players when they begin them.
+    """
+
+    name: str
+    rule: str
+    calendar: tuple[str, ...]
+    initial_date: str | None
+    extendable: bool = False
+    notes: str = ""
+
+
+CHITS = ("attack", "idle")
+
+
+@dataclass(frozen=True)
+class Initiative:
+    """The Initiative matrix (KGP 8.6232, ABtF 9.62132): the scenario type each
+    pair of chits generates. ``matrix`` is keyed by the chits in the order of
+    the ruleset's ``sides``."""
+
+    rule: str
+    matrix: Mapping[tuple[str, str], str]
+
+    def scenario(self, chits: tuple[str, str]) -> str:
+        return self.matrix[chits]
+
+
+class Engine(Protocol):
+    """What a ruleset's command may use of the campaign aggregate."""
+
+    @property
+    def cid(self) -> str: ...
+
+    @property
+    def ruleset_id(self) -> str: ...
+
+    @property
+    def campaign_name(self) -> str: ...
+
+    @property
+    def cg_date(self) -> str: ...
+
+    @property
+    def sides(self) -> list[str]: ...
+
+    @property
+    def rules(self) -> dict[str, Any]: ...
+
+    def require_side(self, ctx: Ctx, side: str | None) -> str: ...
+
+    def check_step_order(self, side: str, step: str) -> None: ...
+
+    def table(self, table_id: str) -> Table: ...
+
+    def roll_on(
+        self,
+        ctx: Ctx,
+        table: Table,
+        drm: list[Any],
+        inputs: dict[str, Any],
+        *,
+        secret: bool,
+        client_nonce: str | None,
+    ) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]: ...
+
+    def rule_payload(self, side: str, step: str) -> dict[str, Any]: ...
+
+    def append(
+        self,
+        ctx: Ctx,
+        kind: str,
+        payload: dict[str, Any],
+        values: dict[str, Any],
+        *,
+        owner: str | None,
+    ) -> int: ...
+
+
+@dataclass(frozen=True)
+class Action:
+    """A command of the ruleset, served at ``POST /v1/campaigns/{id}/{path}``.
+
+    ``body`` is the pydantic model of its request body; ``run`` checks the
+    rule, rolls and appends, and returns the seq of its main event.
+    ``operation`` names the request in its Idempotency-Key fingerprint (the
+    path, unless a log recorded it under another name before).
+    """
+
+    path: str
+    rule: str
+    summary: str
+    body: type[BaseModel]
+    run: Callable[[Engine, Ctx, Any], int]
+    operation: str = ""
+
+
+class Rules:
+    """The rule functions the engine calls. The defaults are those of a ruleset
+    that keeps no roster state of its own; a ruleset overrides what it has."""
+
+    #: Event types this ruleset appends that change campaign state (they are
+    #: undone by replay, DESIGN §5).
+    state_events: frozenset[str] = frozenset()
+    #: What its state handlers read of a state event's values (all the undo
+    #: rebuild keeps).
+    state_keys: frozenset[str] = frozenset()
+    #: The topics such events were once stored under, so old logs still load.
+    legacy_topics: tuple[str, ...] = ()
+    #: Its commands, by ``Action.path``.
+    actions: Mapping[str, Action] = MappingProxyType({})
+    #: Whether it has a CG Roster (``roster`` below).
+    has_roster: bool = False
+
+    def genesis(self, sides: tuple[str, ...], initial: dict[str, int]) -> dict[str, Any]:
+        """What creation records for the roster: e.g. each side's initial points."""
+        del sides, initial
+        return {}
+
+    def initial_state(self, genesis: dict[str, Any], sides: list[str]) -> dict[str, Any]:
+        """The ruleset's own state as the campaign was created."""
+        del genesis, sides
+        return {}
+
+    def on_new_date(self, state: dict[str, Any], cg_date: str) -> None:
+        """A new CG Date began (after every side was ready)."""
+        del state, cg_date
+
+    def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
+        """Apply one of ``state_events`` (its public and secret values) to ``state``."""
+        del state, kind, seq, values
+
+    def before_new_date(self, engine: Engine, sides: list[str]) -> None:
+        """Refuse (``RuleViolation``) a new CG Date that ``sides`` may not begin yet."""
+        del engine, sides
+
+    def roster(
+        self, engine: Engine, side: str, visible: Callable[[int | None], bool]
+    ) -> dict[str, Any]:
+        """The side's CG Roster; ``visible(seq)`` says whether the viewer may see an event."""
+        del engine, side, visible
+        raise NotImplementedError
+
+    def verify_result(self, created: dict[str, Any], values: dict[str, Any]) -> str | None:
+        """Offline check of what a rule command took from its table roll
+        (``cgledger verify``): an error message, or ``None`` if it is right."""
+        del created, values
+        return None
+
+    def scenario_winner(
+        self, scenario: str, start_lvp: dict[str, int], current_lvp: dict[str, int]
+    ) -> tuple[str | None, str]:
+        """The CG scenario's winner by the ruleset's victory rules, from each
+        side's Current-LVP Total at scenario start and at CG-Scenario End:
+        ``(side, rule)``, or ``(None, why)`` where the rules do not decide it."""
+        del scenario, start_lvp, current_lvp
+        return None, "the ruleset decides no scenario winner from LVP"
+
+    def roll_rules(self) -> frozenset[str]:
+        """Rule ids (``<ruleset>:<rule>``) whose rolls only its commands make."""
+        return frozenset()
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    title: str
+    sides: tuple[str, ...]
+    campaigns: Mapping[str, CampaignDef]
+    reph_steps: tuple[RePhStep, ...]
+    normalize_date: Callable[[str], str | None]
+    #: The RePh step that begins a new CG Date (e.g. KGP 8.612, 8.6121).
+    new_date_step: str
+    #: The rule that puts the steps in their numbered order (KGP 8.6, ABtF 9.6).
+    sequence_rule: str
+    #: The pydantic model of a CG definition (DESIGN §7) and its synthetic sample.
+    definition: type[BaseModel]
+    sample_definition: Mapping[str, Any]
+    rules: Rules = field(default_factory=Rules)
+    #: Every die table of the ruleset by id ("kgp:8.606-infantry"), as data.
+    tables: Mapping[str, Table] = field(default_factory=lambda: MappingProxyType({}))
+    #: Scenario types the Initiative Determination can generate (DESIGN §8).
+    scenario_types: tuple[str, ...] = ()
+    #: The Initiative matrix; ``None`` where the ruleset has no Initiative step.
+    initiative: Initiative | None = None
+    notes: str = ""
+    _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for i, step in enumerate(self.reph_steps):
+            self._step_index[step.id] = i
+        if self.new_date_step not in self._step_index:
+            raise ValueError(f"{self.id}: {self.new_date_step} is not a RePh step")
+        for step in self.reph_steps:
+            for side in step.sides:
+                if side not in self.sides:
+                    raise ValueError(f"{self.id} {step.id}: unknown side {side!r}")
+            if step.action is not None and step.action not in self.rules.actions:
+                raise ValueError(f"{self.id} {step.id}: unknown action {step.action!r}")
+        if self.initiative is not None:
+            pairs = {(a, b) for a in CHITS for b in CHITS}
+            if len(self.sides) != 2 or set(self.initiative.matrix) != pairs:
+                raise ValueError(f"{self.id}: the Initiative matrix needs every pair of chits")
+            unknown = set(self.initiative.matrix.values()) - set(self.scenario_types)
+            if unknown:
+                raise ValueError(f"{self.id}: unknown scenario types {sorted(unknown)}")
+
+    def table(self, table_id: str) -> Table | None:
+        """A table by its id, with or without the "<ruleset>:" prefix."""
+        if ":" not in table_id:
+            table_id = f"{self.id}:{table_id}"
+        return self.tables.get(table_id)
+
+    def step(self, step_id: str) -> RePhStep:
+        return self.reph_steps[self._step_index[step_id]]
+
+    def step_order(self, step_id: str) -> int:
+        return self._step_index[step_id]
+
+
+def period_date_normalizer(periods: Mapping[str, str]) -> Callable[[str], str | None]:
+    """Normalise '19PM', 'Dec 19 pm', '19 PM' to the canonical '19 PM'.
+
+    ``periods`` maps the lower-case spelling a player may type to the canonical
+    spelling (e.g. ``{"pm": "PM"}`` or ``{"morning": "Morning"}``).
+    """
+    alternatives = "|".join(sorted((re.escape(p) for p in periods), key=len, reverse=True))
+    pattern = re.compile(
+        rf"^\s*(?:dec(?:ember)?\.?\s*)?(\d{{1,2}})\s*({alternatives})\s*$", re.IGNORECASE
+    )
+
+    def normalize(text: str) -> str | None:
+        m = pattern.match(text)
+        if m is None:
+            return None
+        return f"{int(m.group(1))} {periods[m.group(2).lower()]}"
+
+    return normalize

@@ -1,0 +1,5 @@
+"""kgp ruleset package: exports RULESET."""
+
+from cgledger.domain.rulesets.kgp.ruleset import RULESET
+
+__all__ = ["RULESET"]

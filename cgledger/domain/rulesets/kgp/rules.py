@@ -1,0 +1,445 @@
+"""KGP's own commands and roster: 8.616 CPP Replenishment, 8.619 Purchasing
+Reinforcement Groups, 8.622 Purchasing Reconnaissance, and the CG Roster's CPP
+columns (8.6162, 8.619, 8.622). The engine calls them through
+``cgledger.domain.rulesets.base.Rules``; nothing here is known to it by name.
+
+The ruleset's state is ``{"cpp": {side: [line, ...]}}``: one CPP line per side
+per CG Date (``cgledger.domain.rulesets.kgp.cpp``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from types import MappingProxyType
+from typing import Any, Self
+
+from pydantic import Field, StrictInt, model_validator
+
+from cgledger.domain import tables as tablebook
+from cgledger.domain.context import Ctx
+from cgledger.domain.errors import InvalidInput, RuleViolation
+from cgledger.domain.requests import Body, Nonce
+from cgledger.domain.rulesets.base import Action, Engine, Rules
+from cgledger.domain.rulesets.kgp import cpp as cppbook
+
+REPLENISH = "8.616"
+PURCHASE = "8.619"
+RECON = "8.622"
+#: 8.6191: "an alphanumeric identification for each RG; e.g. ... 'V#', ... 'I#'".
+RG_ID = re.compile(r"[A-Z]{1,3}[0-9]{1,2}[a-z]?")
+#: 8.622's drm ids on its table: "+5 Spent 2 CPP", "-1 ... Majority Squad Type ... is Lax".
+RECON_2_CPP = "spent-2-cpp"
+RECON_LAX = "lax"
+
+Base = Callable[[str, str, str], "int | None"]
+
+
+# ---------------------------------------------------------------- request bodies
+
+
+class ReplenishmentCreate(Body):
+    side: str | None = Field(
+        default=None, max_length=40, description="Defaults to the caller's side."
+    )
+    client_nonce: str | None = Nonce
+
+
+class RGItem(Body):
+    rg: str = Field(examples=["I2"], max_length=8)
+    cpp: StrictInt = Field(
+        ge=1, le=10_000, description="CPP cost from the side's RG chart (8.6194)"
+    )
+
+
+class RGPurchaseCreate(Body):
+    """Either one RG (``rg`` and ``cpp``) or a batch (``rgs``). A secret batch,
+    even an empty one, is one event: the opponent cannot count the RG."""
+
+    side: str | None = Field(default=None, max_length=40)
+    rg: str | None = Field(default=None, examples=["I2"], max_length=8)
+    cpp: StrictInt | None = Field(default=None, ge=1, le=10_000)
+    rgs: list[RGItem] | None = Field(default=None, max_length=50)
+    secret: bool = Field(default=True, description="8.619: purchases may be kept secret")
+
+    @model_validator(mode="after")
+    def one_form(self) -> Self:
+        single = self.rg is not None or self.cpp is not None
+        if single == (self.rgs is not None):
+            raise ValueError("give either rg and cpp, or rgs")
+        if single and (self.rg is None or self.cpp is None):
+            raise ValueError("rg and cpp go together")
+        return self
+
+    def items(self) -> list[tuple[str, int]]:
+        if self.rgs is not None:
+            return [(item.rg, item.cpp) for item in self.rgs]
+        assert self.rg is not None
+        assert self.cpp is not None
+        return [(self.rg, self.cpp)]
+
+
+class ReconCreate(Body):
+    side: str | None = Field(default=None, max_length=40)
+    cpp: StrictInt = Field(ge=1, le=2, description="8.622: 1 CPP, or 2 for the +5 drm")
+    lax: bool = Field(default=False, description="8.622: -1 if the Majority Squad Type is Lax")
+    secret: bool = True
+    client_nonce: str | None = Nonce
+
+
+# ---------------------------------------------------------------- the rules
+
+
+class CppRules(Rules):
+    """The CPP roster of KGP (and, by import, of any HASL ruleset that keeps
+    one the same way): ``base`` is its CPP Base # chart."""
+
+    state_events = frozenset({"CPPReplenished", "RGPurchased", "ReconPurchased"})
+    state_keys = frozenset({"side", "step", "rgs", "base", "repl", "cpp", "final"})
+    legacy_topics = (
+        "cgledger:CPPReplenished",
+        "cgledger:RGPurchased",
+        "cgledger:ReconPurchased",
+    )
+    has_roster = True
+
+    def __init__(self, ruleset_id: str, base: Base) -> None:
+        self.ruleset_id = ruleset_id
+        self.base = base
+        # ``operation``: the Idempotency-Key fingerprint's names from before
+        # rulesets were packages, so a retry across the upgrade still replays.
+        self.actions = MappingProxyType(
+            {
+                a.path: a
+                for a in (
+                    Action(
+                        "cpp-replenishments",
+                        REPLENISH,
+                        "8.616: the CPP Base # (8.6161) minus a Secret DR of the side.",
+                        ReplenishmentCreate,
+                        self._replenish,
+                        operation="cpp-replenishment",
+                    ),
+                    Action(
+                        "rg-purchases",
+                        PURCHASE,
+                        "8.619: spend CPP on a Reinforcement Group (secret unless "
+                        "``secret`` is false).",
+                        RGPurchaseCreate,
+                        self._purchase,
+                        operation="rg-purchase",
+                    ),
+                    Action(
+                        "recon",
+                        RECON,
+                        "8.622: spend 1 CPP (or 2 for +5 drm) and make the Recon dr.",
+                        ReconCreate,
+                        self._recon,
+                        operation="recon",
+                    ),
+                )
+            }
+        )
+
+    # -------------------------------------------------------------- state
+
+    def genesis(self, sides: tuple[str, ...], initial: dict[str, int]) -> dict[str, Any]:
+        return {"cpp": True, "initial_cpp": {side: initial.get(side, 0) for side in sides}}
+
+    def initial_state(self, genesis: dict[str, Any], sides: list[str]) -> dict[str, Any]:
+        # Logs from before rulesets were packages record ``cpp: false`` for a
+        # ruleset that kept no roster; the roster is then empty.
+        if not genesis.get("cpp"):
+            return {"cpp": {}}
+        start = genesis["start_date"]
+        return {
+            "cpp": {
+                side: [cppbook.new_line(start, start=genesis["initial_cpp"][side], initial=True)]
+                for side in sides
+            }
+        }
+
+    def on_new_date(self, state: dict[str, Any], cg_date: str) -> None:
+        for lines in state["cpp"].values():
+            start = cppbook.next_start(lines[-1])
+            lines.append(cppbook.new_line(cg_date, start=start, initial=False))
+
+    def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
+        line = state["cpp"][values["side"]][-1]
+        if kind == "CPPReplenished":
+            line["base"] = values["base"]
+            line["repl"] = values["repl"]
+            line["repl_seq"] = seq
+        elif kind == "RGPurchased":
+            line["purchase_seqs"].append(seq)
+            for item in values["rgs"]:
+                line["purchases"].append(cppbook.Purchase(seq=seq, rg=item["rg"], cpp=item["cpp"]))
+        elif kind == "ReconPurchased":
+            line["recon_cpp"] = values["cpp"]
+            line["recon"] = values["final"]
+            line["recon_seq"] = seq
+
+    def before_new_date(self, engine: Engine, sides: list[str]) -> None:
+        for side in sides:
+            if _replenishment_pending(engine, side):
+                raise RuleViolation(
+                    f"{REPLENISH}: {side} has not made the CPP Replenishment DR for "
+                    f"{engine.cg_date}",
+                    rule=REPLENISH,
+                )
+
+    # -------------------------------------------------------------- commands
+
+    def _replenish(self, engine: Engine, ctx: Ctx, body: ReplenishmentCreate) -> int:
+        """8.616: CPP Base # (8.6161) minus a Secret DR."""
+        side = engine.require_side(ctx, body.side)
+        line = _lines(engine, side)[-1]
+        if line["initial"]:
+            raise RuleViolation(
+                "8.6162: CPP Replenishment is NA prior to the CG's Initial Scenario "
+                f"({line['cg_date']})",
+                rule="8.6162",
+            )
+        if line["repl_seq"] is not None:
+            raise RuleViolation(
+                f"{REPLENISH}: {side} already replenished CPP on {line['cg_date']}",
+                rule=REPLENISH,
+            )
+        engine.check_step_order(side, REPLENISH)
+        base = self.base(engine.campaign_name, line["cg_date"], side)
+        payload = {**engine.rule_payload(side, REPLENISH), "base": base}
+        if base is None:
+            # A "-" on the CPP Base # chart: nothing arrives, no DR is made.
+            return engine.append(ctx, "CPPReplenished", payload, {"repl": 0}, owner=None)
+        # 8.616 is read off its table, like every other rule roll.
+        table = engine.table(REPLENISH)
+        inputs = {"base": base}
+        pub, sec, result = engine.roll_on(
+            ctx, table, [], inputs, secret=True, client_nonce=body.client_nonce
+        )
+        assert sec is not None
+        values = {
+            **sec,
+            "dr": result["final"],
+            "repl": result["outcome"]["amount"],
+            "inputs": inputs,
+            **result,
+        }
+        payload = {**payload, "table": _table_ref(table), "roll": pub}
+        return engine.append(ctx, "CPPReplenished", payload, values, owner=side)
+
+    def _purchase(self, engine: Engine, ctx: Ctx, body: RGPurchaseCreate) -> int:
+        """8.619: buy one or more RG, each for its CPP cost (limits per
+        8.6195-8.6196 come later). One event records the whole batch, so a
+        side that buys in secret can hide how many RG it bought; an empty
+        secret batch records "nothing bought" indistinguishably."""
+        side = engine.require_side(ctx, body.side)
+        rgs = body.items()
+        secret = body.secret
+        for rg, cost in rgs:
+            if not RG_ID.fullmatch(rg):
+                raise InvalidInput(
+                    f"8.6191: an RG ID is alphanumeric, e.g. 'I2', 'V3', 'HW1', not {rg!r}",
+                    field="rg",
+                )
+            if cost < 1:
+                raise InvalidInput("an RG costs at least 1 CPP", field="cpp")
+        if not rgs and not secret:
+            raise InvalidInput("name at least one RG (or make the purchase secret)", field="rgs")
+        line = _lines(engine, side)[-1]
+        _require_replenished(engine, side)
+        engine.check_step_order(side, PURCHASE)
+        available = cppbook.left(line)
+        total_cost = sum(cost for _, cost in rgs)
+        if total_cost > available:
+            what = f"{rgs[0][0]} costs" if len(rgs) == 1 else f"{len(rgs)} RG cost"
+            raise RuleViolation(
+                f"{PURCHASE}: {what} {total_cost} CPP but {side} has {available} CPP left "
+                f"on {line['cg_date']}",
+                rule=PURCHASE,
+            )
+        values = {"rgs": [{"rg": rg, "cpp": cost} for rg, cost in rgs]}
+        payload = engine.rule_payload(side, PURCHASE)
+        return engine.append(ctx, "RGPurchased", payload, values, owner=side if secret else None)
+
+    def _recon(self, engine: Engine, ctx: Ctx, body: ReconCreate) -> int:
+        """8.622: spend 1 CPP (or 2, for +5 drm) and make the Recon dr."""
+        side = engine.require_side(ctx, body.side)
+        cost = body.cpp
+        if cost not in (1, 2):
+            raise InvalidInput(f"{RECON}: Recon costs 1 CPP, or 2 for a +5 drm", field="cpp")
+        line = _lines(engine, side)[-1]
+        if line["initial"]:
+            raise RuleViolation(
+                f"{RECON}: Recon cannot be purchased when preparing to play an Initial Scenario",
+                rule=RECON,
+            )
+        _require_replenished(engine, side)
+        if line["recon_seq"] is not None:
+            raise RuleViolation(
+                f"{RECON}: {side} has already made its Recon dr on {line['cg_date']}", rule=RECON
+            )
+        engine.check_step_order(side, RECON)
+        available = cppbook.left(line)
+        if cost > available:
+            raise RuleViolation(
+                f"{RECON}: Recon costs {cost} CPP but {side} has {available} CPP left "
+                f"on {line['cg_date']}",
+                rule=RECON,
+            )
+        # 8.622 is read off its table: "+5 Spent 2 CPP", "-1 ... Lax".
+        table = engine.table(RECON)
+        requests = [tablebook.DrmRequest(RECON_2_CPP)] if cost == 2 else []
+        if body.lax:
+            requests.append(tablebook.DrmRequest(RECON_LAX))
+        pub, sec, result = engine.roll_on(
+            ctx, table, requests, {}, secret=body.secret, client_nonce=body.client_nonce
+        )
+        values = {"cpp": cost, "inputs": {}, **result}
+        payload = {**engine.rule_payload(side, RECON), "table": _table_ref(table), "roll": pub}
+        return engine.append(
+            ctx,
+            "ReconPurchased",
+            payload,
+            {**(sec or {}), **values},
+            owner=side if body.secret else None,
+        )
+
+    # -------------------------------------------------------------- roster
+
+    def roster(
+        self, engine: Engine, side: str, visible: Callable[[int | None], bool]
+    ) -> dict[str, Any]:
+        """The CG Roster's CPP columns (8.6162, 8.619, 8.622) as one viewer may see it.
+
+        8.619 lets a side keep its CPP expended, CPP remaining and RG purchased
+        secret, and 8.616 keeps the final replenishment secret. So every number
+        on a line is shown only if every event it is computed from is visible to
+        the viewer: an opponent sees a ``null`` and the field's name in
+        ``hidden`` until the owner reveals those events. A ``null`` that is not
+        in ``hidden`` means "not yet".
+        """
+        lines = []
+        start_known = True  # the Initial Scenario's CPP are public
+        for line in _lines(engine, side):
+            repl_known = visible(line["repl_seq"])
+            spent_known = all(visible(seq) for seq in line["purchase_seqs"])
+            recon_known = visible(line["recon_seq"])
+            total_known = start_known and repl_known
+            # Each column, with whether every event it is computed from is visible.
+            columns: dict[str, tuple[bool, Any]] = {
+                "start": (start_known, line["start"]),
+                "repl": (repl_known, line["repl"]),
+                "total": (total_known, cppbook.total(line)),
+                "rg_purchased": (spent_known, None),  # filled per purchase below
+                "spent": (spent_known, cppbook.spent(line)),
+                "left": (total_known and spent_known, cppbook.left(line)),
+                "recon": (recon_known, line["recon"]),
+                "recon_cpp": (recon_known, line["recon_cpp"]),
+            }
+            out: dict[str, Any] = {
+                "cg_date": line["cg_date"],
+                "initial": line["initial"],
+                "cpp_base": line["base"],
+            }
+            for name, (known, value) in columns.items():
+                out[name] = value if known else None
+            # Each RG is shown once its own event is visible, even if others are not.
+            out["rg_purchased"] = [
+                {"rg": p["rg"], "cpp": p["cpp"], "seq": p["seq"]}
+                for p in line["purchases"]
+                if visible(p["seq"])
+            ]
+            out["hidden"] = [name for name, (known, _) in columns.items() if not known]
+            lines.append(out)
+            start_known = total_known and spent_known and recon_known
+        return {"columns": ["cg_date", *cppbook.COLUMNS], "lines": lines}
+
+    # -------------------------------------------------------------- offline check
+
+    def verify_result(self, created: dict[str, Any], values: dict[str, Any]) -> str | None:
+        """What 8.616 and 8.622 took from their table rolls: the Base # off the
+        chart and the CPP Replenished; the CPP spent against the +5 drm."""
+        rule = values.get("rule")
+        if rule == f"{self.ruleset_id}:{REPLENISH}":
+            base = self.base(created["campaign_name"], values["cg_date"], values["side"])
+            if base is None or values["base"] != base or values["inputs"] != {"base": base}:
+                return (
+                    f"{REPLENISH}: the CPP Base # of {values['side']} on "
+                    f"{values['cg_date']} is {base}, but {values['base']} is recorded"
+                )
+            amount = values["outcome"]["amount"]
+            if values.get("dr") != values["final"] or values.get("repl") != amount:
+                return (
+                    f"{REPLENISH}: Base # {base} and DR {values['final']} give {amount} "
+                    f"CPP, but DR {values.get('dr')} and {values.get('repl')} CPP are recorded"
+                )
+        elif rule == f"{self.ruleset_id}:{RECON}":
+            plus_five = any(d["id"] == RECON_2_CPP for d in values["drm"])
+            if plus_five != (values["cpp"] == 2):
+                return (
+                    f"{RECON}: {values['cpp']} CPP spent, but the +5 drm is "
+                    f"{'applied' if plus_five else 'missing'}"
+                )
+        return None
+
+    def roll_rules(self) -> frozenset[str]:
+        return frozenset({f"{self.ruleset_id}:{REPLENISH}", f"{self.ruleset_id}:{RECON}"})
+
+
+def _lines(engine: Engine, side: str) -> list[cppbook.Line]:
+    lines: list[cppbook.Line] = engine.rules["cpp"][side]
+    return lines
+
+
+def _replenishment_pending(engine: Engine, side: str) -> bool:
+    # Even a "-" Base # is recorded (as 0 CPP, without a DR), so every
+    # non-initial CG Date line has its Repl entry before RG purchases.
+    line = _lines(engine, side)[-1]
+    return not line["initial"] and line["repl_seq"] is None
+
+
+def _require_replenished(engine: Engine, side: str) -> None:
+    if _replenishment_pending(engine, side):
+        raise RuleViolation(
+            f"8.6: steps are carried out in the numbered order; make the {REPLENISH} CPP "
+            f"Replenishment DR for {side} on {engine.cg_date} first",
+            rule="8.6",
+        )
+
+
+def _table_ref(table: tablebook.Table) -> dict[str, str]:
+    """How an event names the table it was read with: id and content hash."""
+    return {"id": table.id, "hash": tablebook.content_hash(table)}
+
+
+class KgpRules(CppRules):
+    """KGP's rules: its CPP roster (``CppRules``) and 8.6234's scenario victory."""
+
+    def scenario_winner(
+        self, scenario: str, start_lvp: dict[str, int], current_lvp: dict[str, int]
+    ) -> tuple[str | None, str]:
+        """8.6234 KGP CG-SCENARIO VICTORY CONDITIONS, on LVP.
+
+        a) Dual Attack: "The Americans win if at CG-Scenario End their
+        Current-LVP Total is > what it was at scenario start" (else the German).
+        b) Assault: "The Assaulting side wins if at CG-Scenario End its
+        Current-LVP Total is >= 20% (FRU, with a minimum increase of 1 LVP) more
+        than it was at scenario start, and/" - the OCR cuts the rest of b), so
+        a side that does not win by LVP is not declared the loser here: the
+        winner is then ``None``, with the reason.
+        """
+        if scenario == "dual-attack":
+            won = current_lvp["US"] > start_lvp["US"]
+            return ("US" if won else "German"), "8.6234a"
+        assaulter = {"us-assault": "US", "german-assault": "German"}.get(scenario)
+        if assaulter is None:
+            return None, f"8.6234: no victory conditions for a {scenario!r} scenario"
+        start = start_lvp[assaulter]
+        needed = start + max(1, -(-start // 5))  # 20%, FRU, at least 1 LVP
+        if current_lvp[assaulter] >= needed:
+            return assaulter, "8.6234b"
+        return None, (
+            f"8.6234b: {assaulter} did not win by LVP (needed {needed}); the rest of "
+            "8.6234b is lost in the seed's OCR"
+        )
