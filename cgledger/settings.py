@@ -29,6 +29,10 @@ class Settings(BaseSettings):
     #: Snapshot interval of the campaign aggregate, in events: a load replays
     #: at most this many events after the latest snapshot (bench/cost.py).
     snapshot_interval: int = 50
+    #: DESIGN §11: a request body over this many bytes is refused with 413.
+    max_body_bytes: int = 1024 * 1024
+    #: DESIGN §11: campaign creations per client address per minute (429 beyond).
+    create_per_minute: int = 10
 
     def eventsourcing_env(self) -> dict[str, str]:
         """The environment the ``eventsourcing`` Application is built from."""

@@ -53,12 +53,16 @@ def pg_database() -> Iterator[str]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+#: Tests create many campaigns from one address; the limit has its own tests.
+UNLIMITED: dict[str, Any] = {"create_per_minute": 1_000_000}
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
     if request.param == "sqlite":
-        return Settings(data_dir=tmp_path / "data", database_url=None)
+        return Settings(data_dir=tmp_path / "data", database_url=None, **UNLIMITED)
     url = request.getfixturevalue("pg_database")
-    return Settings(data_dir=tmp_path / "data", database_url=url)
+    return Settings(data_dir=tmp_path / "data", database_url=url, **UNLIMITED)
 
 
 @pytest.fixture
@@ -161,3 +165,12 @@ def secrets_of(campaign: Any) -> dict[str, dict[str, Any]]:
 
 def commitments_of(campaign: Any) -> list[str]:
     return [campaign.commitment(i) for i in range(campaign.committed)]
+
+
+def etag_version(r: Any) -> int:
+    """The campaign version an ETag names (``"<version>-<view>"``, DESIGN §11)."""
+    tag: str = r.headers["ETag"]
+    version, dash, view = tag.strip('"').partition("-")
+    assert tag == f'"{version}{dash}{view}"', tag
+    assert view, f"{tag} names no view"
+    return int(version)

@@ -453,7 +453,7 @@ def test_a_creation_retry_answers_with_the_first_checkpoint(client: TestClient) 
     first = client.post("/v1/campaigns", json=KGP, headers=key)
     cp = created(first)["checkpoint"]
     again = client.post("/v1/campaigns", json=KGP, headers=key)
-    assert again.status_code == 200, again.text
+    assert again.status_code == 201, again.text  # the first answer's status
     assert again.json()["id"] == first.json()["id"]
     assert again.json().get("checkpoint") == cp
     assert json.loads(again.headers.get("Cgledger-Checkpoint", "null")) == cp
@@ -615,7 +615,7 @@ def test_stream_backlog(kgp: Game, client: TestClient) -> None:
         r = stream(kgp, role)
         assert r.status_code == 200, r.text
         assert r.headers["content-type"].split(";")[0] == "text/event-stream"
-        assert r.headers["cache-control"] == "no-cache"
+        assert r.headers["cache-control"] == "private, no-store"  # DESIGN §11
         blocks = sse(r.text)
         log = events(kgp, role)
         assert len(blocks) == len(log) == kgp.version()

@@ -6,15 +6,17 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from http import HTTPStatus
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cgledger.api.audit import At, as_of, event_item, install_audit_routes
+from cgledger.api.caching import CampaignCaching
 from cgledger.api.definitions import install_definition_routes
 from cgledger.api.deps import (
     CHECKPOINT_HEADER,
@@ -36,7 +38,9 @@ from cgledger.api.deps import (
     problem,
     request_id,
     run,
+    short,
 )
+from cgledger.api.limits import BodyLimit, CheckedRoute, CreateRateLimit, client_address
 from cgledger.api.schemas import CampaignCreate, CGDateCreate, RollCreate, TableRollCreate
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import DomainError, NotFound
@@ -47,12 +51,15 @@ from cgledger.ledger import Done, Ledger, fingerprint
 from cgledger.projections.eventlog import export_jsonl, matches
 from cgledger.projections.roster import roster_view
 from cgledger.settings import Settings
+from cgledger.version import VERSION
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
+    config = settings or Settings()
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        app.state.ledger = Ledger(settings or Settings())
+        app.state.ledger = Ledger(config)
         try:
             yield
         finally:
@@ -60,17 +67,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(
         title="cgledger",
-        version="0.1.0",
+        version=VERSION,
         summary="Event-sourced ledger for ASL campaign games, with verifiable dice.",
         lifespan=lifespan,
     )
+    app.router.route_class = CheckedRoute
+    app.state.create_limit = CreateRateLimit(config.create_per_minute)
+    app.state.database = "postgresql" if config.database_url else "sqlite"
     _install_problem_handlers(app)
+    _install_service_routes(app)
     _install_routes(app)
     _install_actions(app)
     install_audit_routes(app)
     install_definition_routes(app)
+    app.add_middleware(CampaignCaching)
     app.add_middleware(RequestIds)
+    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
     return app
+
+
+def _install_service_routes(app: FastAPI) -> None:
+    @app.get("/v1/health", tags=["service"])
+    def health(request: Request) -> dict[str, str]:
+        """DESIGN §11: answers without a token."""
+        return {"status": "ok", "version": VERSION, "database": request.app.state.database}
+
+    @app.get("/", tags=["service"])
+    def index() -> dict[str, str]:
+        """Where to go from here."""
+        return {
+            "name": "cgledger",
+            "version": VERSION,
+            "health": "/v1/health",
+            "docs": "/docs",
+            "openapi": "/openapi.json",
+            "rulesets": "/v1/rulesets",
+        }
+
+    @app.get("/health", include_in_schema=False)
+    def health_elsewhere() -> RedirectResponse:
+        return RedirectResponse("/v1/health", status_code=308)
 
 
 def _install_problem_handlers(app: FastAPI) -> None:
@@ -85,8 +121,13 @@ def _install_problem_handlers(app: FastAPI) -> None:
             if err["type"] == "json_invalid":  # its loc ends in a byte offset, not a field
                 errors.append({"field": "body", "message": f"malformed JSON: {err['msg']}"})
                 continue
-            loc = [str(part) for part in err["loc"] if part not in ("body", "query", "path")]
-            errors.append({"field": ".".join(loc) or "body", "message": err["msg"]})
+            where = ("body", "query", "path", "header")
+            loc = [str(part) for part in err["loc"] if part not in where]
+            # Never more than a short prefix of what was sent (a key is a loc).
+            field = short(".".join(loc) or "body", 100)
+            errors.append({"field": field, "message": short(err["msg"], 200)})
+            if len(errors) == 20:
+                break
         first = errors[0] if errors else {"field": "body", "message": "invalid request"}
         return problem(
             422,
@@ -108,7 +149,9 @@ def _install_problem_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return problem(exc.status_code, "http", str(exc.detail), str(exc.detail))
+        # Keeps the exception's headers: Allow on 405, Retry-After on 429.
+        title = HTTPStatus(exc.status_code).phrase
+        return problem(exc.status_code, "http", title, str(exc.detail), headers=exc.headers)
 
 
 def _canonical_table_id(campaign: Campaign, table_id: str) -> str:
@@ -197,7 +240,9 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
     def create_campaign(
         body: CampaignCreate, request: Request, response: Response, idem: IdempotencyKey = None
     ) -> dict[str, Any]:
-        """Create a campaign. The response holds the only copy of each token."""
+        """Create a campaign. The response holds the only copy of each token.
+        Rate limited per client address (DESIGN §11): 429 with Retry-After."""
+        request.app.state.create_limit.check(client_address(request))
         created = _ledger(request).create_campaign(
             ruleset=body.ruleset,
             campaign=body.campaign,
@@ -213,8 +258,8 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         checkpoint = _ledger(request).checkpoint(created.campaign)
         response.headers[CHECKPOINT_HEADER] = json.dumps(checkpoint, separators=(",", ":"))
         if created.replayed:
-            # Tokens are shown once: a retry never re-issues them.
-            response.status_code = 200
+            # Tokens are shown once: a retry never re-issues them. The status
+            # is the first answer's (201), like every idempotent replay.
             response.headers["Idempotent-Replayed"] = "true"
             return {
                 **campaign_view(created.campaign),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -32,19 +32,54 @@ class Unauthorized(DomainError):
     title = "Unauthorized"
 
 
-def problem(status: int, slug: str, title: str, detail: str, **extra: Any) -> JSONResponse:
+#: An error never echoes more than this much of what it complains about.
+MAX_DETAIL = 500
+
+
+def short(text: str, limit: int = MAX_DETAIL) -> str:
+    """``text``, cut to ``limit`` characters with a marker saying so."""
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text) - limit} more)"
+
+
+def problem(
+    status: int,
+    slug: str,
+    title: str,
+    detail: str,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
     body = {"type": f"urn:cgledger:problem:{slug}", "title": title, "status": status}
-    body["detail"] = detail
+    body["detail"] = short(detail)
     body.update({k: v for k, v in extra.items() if v is not None})
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    headers = dict(headers or {})
+    if status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
     return JSONResponse(body, status_code=status, media_type=PROBLEM, headers=headers)
 
 
 bearer = HTTPBearer(auto_error=False, description="A token returned by POST /v1/campaigns")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 CampaignId = Annotated[str, Path(description="Campaign id")]
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
-IfMatch = Annotated[str | None, Header(alias="If-Match")]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=200,
+        pattern=r"^[\x21-\x7e]+$",
+        description="Printable ASCII, no spaces: a retry with the same key replays "
+        "the first answer",
+    ),
+]
+IfMatch = Annotated[
+    str | None,
+    Header(
+        alias="If-Match",
+        max_length=100,
+        description='The ETag of the last read (e.g. "12" or "12-…"), or * for any version',
+    ),
+]
 
 
 def _ledger(request: Request) -> Ledger:
@@ -123,11 +158,14 @@ Auth = Annotated[Caller, Depends(_caller)]
 
 
 def _version(if_match: str | None) -> int | None:
-    if if_match is None:
+    """The campaign version an ``If-Match`` names: ``"12"``, or an ETag of a
+    read sent back verbatim (``"12-…"``: the version, then the view); ``*``
+    matches any current version (RFC 9110 13.1.1)."""
+    if if_match is None or if_match.strip() == "*":
         return None
     text = if_match.strip()
     weak = text.startswith("W/")
-    text = text.removeprefix("W/").strip('"')
+    text = text.removeprefix("W/").strip('"').split("-", 1)[0]
     if not (text.isascii() and text.isdigit()) or len(text) > 18:
         raise InvalidInput('If-Match must be a campaign version such as "12"', field="If-Match")
     if weak:

@@ -1,0 +1,187 @@
+"""What keeps an anonymous client from stalling, crashing or filling the
+service (DESIGN §11): the body limit, enforced while the body streams in; the
+rate limit on campaign creation; and the check that refuses text which is not
+valid Unicode (a lone surrogate such as ``"\\ud800"``) before any model sees it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from fastapi import HTTPException, Request, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.routing import APIRoute
+
+from cgledger.api.deps import ASGIApp, Message, Receive, Scope, Send, problem
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes is refused with 413
+    problem+json (DESIGN §11).
+
+    A declared ``Content-Length`` over the limit is refused at once, before
+    the app runs and before a byte of the body is read. A body without one
+    (chunked) is counted as it streams and refused as soon as the count
+    passes the limit, so no body over the limit is ever buffered whole or
+    parsed. (The framework's own ``max_body_size`` answers ``text/plain``,
+    which would break DESIGN §3's problem+json, hence this one.)"""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.limit:
+            response = problem(413, "too-large", "Content too large", body_limit_detail(self.limit))
+            response.headers["Connection"] = "close"
+            await response(scope, receive, send)
+            return
+        seen = 0
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    # Raised where the route reads its body; the app's handler
+                    # answers it as problem+json.
+                    raise HTTPException(413, body_limit_detail(self.limit))
+            return message
+
+        await self.app(scope, counted, send)
+
+
+def body_limit_detail(limit: int) -> str:
+    return f"DESIGN §11: the request body is over the limit of {limit} bytes"
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", []):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+class CreateRateLimit:
+    """At most ``per_minute`` campaign creations per client address in any
+    60 seconds (a sliding window), per process. Behind a reverse proxy the
+    address is the one the proxy forwards (uvicorn ``--proxy-headers``)."""
+
+    WINDOW = 60.0
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = per_minute
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._seen: dict[str, deque[float]] = {}
+
+    def check(self, address: str) -> None:
+        """Count one creation by ``address``, or raise 429 with Retry-After."""
+        now = self.clock()
+        with self._lock:
+            for host in [h for h, q in self._seen.items() if q[-1] <= now - self.WINDOW]:
+                del self._seen[host]  # forget addresses idle for a whole window
+            seen = self._seen.setdefault(address, deque())
+            while seen and seen[0] <= now - self.WINDOW:
+                seen.popleft()
+            if len(seen) >= self.per_minute:
+                wait = max(1, math.ceil(seen[0] + self.WINDOW - now))
+                raise HTTPException(
+                    429,
+                    f"DESIGN §11: at most {self.per_minute} campaigns a minute from one "
+                    f"address; retry in {wait} s",
+                    headers={"Retry-After": str(wait)},
+                )
+            seen.append(now)
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+# ----------------------------------------------------------- valid Unicode
+
+
+def _lone_surrogate(node: Any, path: tuple[str | int, ...]) -> tuple[str | int, ...] | None:
+    """The path to the first string (value or key) holding a lone surrogate."""
+    if isinstance(node, str):
+        return path if _has_surrogate(node) else None
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if _has_surrogate(key):
+                return (*path, key.encode("utf-8", "backslashreplace").decode())
+            found = _lone_surrogate(value, (*path, key))
+            if found is not None:
+                return found
+    if isinstance(node, list):
+        for i, value in enumerate(node):
+            found = _lone_surrogate(value, (*path, i))
+            if found is not None:
+                return found
+    return None
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+class CheckedRoute(APIRoute):
+    """Every route's JSON body is checked for lone surrogates (JSON's
+    ``"\\ud800"`` escapes decode to text that no UTF-8 encoder accepts) before
+    validation, anywhere in the body, in keys as in values: a 422 naming the
+    field, never a 500 further in."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def checked(request: Request) -> Response:
+            if _is_json(request.headers.get("content-type")):
+                body = await request.body()
+                try:
+                    parsed = json.loads(body) if body else None
+                except ValueError:
+                    parsed = None  # the route's own parse names the error
+                else:
+                    where = _lone_surrogate(parsed, ())
+                    if where is not None:
+                        raise RequestValidationError(
+                            [
+                                {
+                                    "type": "string_unicode",
+                                    "loc": ("body", *where),
+                                    "msg": "text must be valid Unicode (a lone surrogate is not)",
+                                    "input": None,
+                                }
+                            ]
+                        )
+                    request._json = parsed  # the route reuses it: parsed once
+            return await handler(request)
+
+        return checked
+
+
+def _is_json(content_type: str | None) -> bool:
+    if not content_type:
+        return False  # FastAPI reads a body without a type as bytes, not JSON
+    kind = content_type.split(";")[0].strip().lower()
+    return kind == "application/json" or (
+        kind.startswith("application/") and kind.endswith("+json")
+    )
