@@ -13,10 +13,12 @@ import hashlib
 import hmac
 import random
 import secrets
+import threading
 import time
 import uuid
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -34,7 +36,9 @@ from cgledger.sealing import AesGcmSealer, load_or_create_key
 from cgledger.settings import Settings
 from cgledger.signing import CheckpointSigner, load_or_create_signing_key
 
-MAX_ATTEMPTS = 20
+#: A command that keeps losing the race to other processes on one campaign
+#: gives up after this long (within one process, commands never race: they queue).
+BUSY_SECONDS = 30.0
 MAX_SEQ = 2**63 - 1
 _IDEM_NAMESPACE = uuid.UUID("6f1d2a52-4c1e-4f0b-9f7e-2b8d8e1c0a11")
 
@@ -117,6 +121,41 @@ def _entry(campaign_id: uuid.UUID, name: str, value: dict[str, Any]) -> IndexEnt
     )
 
 
+@dataclass
+class _Turn:
+    """A campaign's queue in one process: its lock, how many commands hold or
+    wait for it, and the latest version a command of this process saved."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    users: int = 0
+    saved: int = 0
+
+
+class _Queues:
+    """Commands on one campaign run one at a time in this process, so they
+    never race each other and never see a 409 they did not ask for with
+    ``If-Match`` (DESIGN §6); commands on different campaigns run in parallel.
+    A campaign's queue exists only while a command holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._turns: dict[object, _Turn] = {}
+
+    @contextmanager
+    def turn(self, key: object) -> Iterator[_Turn]:
+        with self._guard:
+            turn = self._turns.setdefault(key, _Turn())
+            turn.users += 1
+        try:
+            with turn.lock:
+                yield turn
+        finally:
+            with self._guard:
+                turn.users -= 1
+                if turn.users == 0:
+                    del self._turns[key]
+
+
 def _history(campaign: Campaign) -> StoreHistory:
     history = campaign.history
     assert isinstance(history, StoreHistory), "the Ledger attaches a StoreHistory on load"
@@ -191,6 +230,8 @@ class Ledger:
         # the id cannot be computed from the key alone.
         self._id_key = hashlib.sha256(b"cgledger/v1/idempotency-id\n" + key).digest()
         self._idem_key = hashlib.sha256(b"cgledger/v1/idempotency-key\n" + key).digest()
+        #: Commands on one campaign take turns in this process (DESIGN §6).
+        self._queues = _Queues()
         #: Campaigns known to have every keyed entry (``_backfill``).
         self._indexed: set[uuid.UUID] = set()
 
@@ -417,9 +458,37 @@ class Ledger:
                 "key": idempotency_hash(self._idem_key, role, idempotency_key),
                 "fingerprint": request_fp,
             }
-        for attempt in range(MAX_ATTEMPTS):
-            first = attempt == 0 and loaded is not None
-            campaign = loaded if first and loaded is not None else self.load(campaign_id)
+        key: object = campaign_id
+        with contextlib.suppress(ValueError):
+            key = loaded.id if loaded is not None else uuid.UUID(campaign_id)
+        with self._queues.turn(key) as turn:
+            return self._execute(
+                campaign_id, role, command, idem, request_fp, if_match, request_id, loaded, turn
+            )
+
+    def _execute(
+        self,
+        campaign_id: str,
+        role: str,
+        command: Command,
+        idem: dict[str, str] | None,
+        request_fp: str,
+        if_match: int | None,
+        request_id: str | None,
+        loaded: Campaign | None,
+        turn: _Turn,
+    ) -> Done:
+        """One command in its campaign's turn (``_Queues``). Another process
+        (a second worker) can still win a race; then the command is re-run on
+        the new state with a jittered backoff, until ``BUSY_SECONDS`` pass."""
+        deadline = time.monotonic() + BUSY_SECONDS
+        attempt = 0
+        while True:
+            # The campaign as the request loaded it is current unless a command
+            # of this process saved a later version while this one queued.
+            fresh = loaded is not None and attempt == 0 and loaded.version >= turn.saved
+            campaign = loaded if fresh and loaded is not None else self.load(campaign_id)
+            attempt += 1
             if idem is not None:
                 stored = campaign.lookup(IDEM, idem["key"])
                 if stored is not None:
@@ -447,10 +516,17 @@ class Ledger:
                         f"another write to this campaign won the race after version {if_match}",
                         field="If-Match",
                     ) from None
-                # Lost a race: back off a little (jittered) and re-run the command
-                # on the new state, so its rules are checked again.
-                time.sleep(random.uniform(0, 0.002 * (attempt + 1)))  # noqa: S311
+                # Lost a race to another process: back off (jittered, growing)
+                # and re-run the command on the new state, so its rules are
+                # checked again.
+                if time.monotonic() > deadline:
+                    raise VersionConflict(
+                        f"the campaign was too busy: other servers kept writing to it "
+                        f"for {BUSY_SECONDS:.0f} s; retry"
+                    ) from None
+                time.sleep(random.uniform(0, min(0.05, 0.002 * 2**attempt)))  # noqa: S311
                 continue
+            turn.saved = campaign.version
             appended = _history(campaign).pending
             if any(appended[s]["type"] == "UndoApplied" for s in appended if s > before):
                 # An undo rebuilds the state from every state event in force;
@@ -458,6 +534,3 @@ class Ledger:
                 self._snapshot(campaign)
             self._notify(campaign.cid)
             return Done(campaign, seq, replayed=False, checkpoint=self.checkpoint(campaign))
-        raise VersionConflict(
-            f"the campaign was too busy: {MAX_ATTEMPTS} attempts lost the race; retry"
-        )
