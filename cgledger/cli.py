@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cgledger.settings import Settings
+from cgledger.version import VERSION
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -110,8 +111,15 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="cgledger", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="cgledger",
+        description="cgledger: an event-sourced ledger for ASL campaign games, with "
+        "verifiable dice.",
+        epilog="Settings come from CGLEDGER_* environment variables (DATABASE_URL, "
+        "DATA_DIR, HOST, PORT, MAX_BODY_BYTES, CREATE_PER_MINUTE, ...); see docs/.",
+    )
+    parser.add_argument("--version", action="version", version=f"cgledger {VERSION}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = sub.add_parser("serve", help="serve the REST API (see CGLEDGER_* variables)")
     serve.add_argument("--host", default=None, help="default: CGLEDGER_HOST or 127.0.0.1")
     serve.add_argument("--port", type=int, default=None, help="default: CGLEDGER_PORT or 8000")
