@@ -19,9 +19,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     from cgledger.api.app import create_app
 
+    from cgledger.ledger import KeyMismatch, Ledger
+
     settings = Settings()
     host = args.host or settings.host
     port = args.port or settings.port
+    try:
+        Ledger(settings).close()  # refuse to start with keys the database does not know
+    except KeyMismatch as exc:
+        print(f"cgledger: refusing to start: {exc}", file=sys.stderr)
+        return 2
     backend = "PostgreSQL" if settings.database_url else f"SQLite in {settings.data_dir}/"
     print(f"cgledger: serving on http://{host}:{port}/docs ({backend})", file=sys.stderr)
     uvicorn.run(create_app(settings), host=host, port=port)

@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 from eventsourcing.application import AggregateNotFoundError, Application, project_aggregate
 from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import register_topic
 
 from cgledger.domain.campaign import SCHEMA, Campaign, Ctx, token_hash
 from cgledger.domain.dice import canon
@@ -54,8 +55,22 @@ class IndexEntry(DomainEvent):
     value: dict[str, Any]
 
 
+# A plain event class is not registered by its TOPIC as the aggregate's events
+# are: without this, a new process that reads an entry before it writes one
+# could not resolve the stored topic.
+register_topic(IndexEntry.TOPIC, IndexEntry)
+
+
 def _entry_id(campaign_id: uuid.UUID, name: str) -> uuid.UUID:
     return uuid.uuid5(campaign_id, name)
+
+
+#: The stream that records the fingerprints of the servers' keys (``_check_keys``).
+SERVER_KEYS = uuid.UUID("0b7d1f0e-5c1a-4f57-8a8e-3f1c6a2b9d40")
+
+
+class KeyMismatch(RuntimeError):
+    """This server's keys are not the ones the database was written with."""
 
 
 class StoreHistory:
@@ -224,6 +239,7 @@ class Ledger:
         self.signer = CheckpointSigner(
             load_or_create_signing_key(settings.data_dir, settings.signing_key)
         )
+        self._check_keys(settings, key)
         #: Called with the campaign id after every append (the live feed's wake-up).
         self.listeners: list[Callable[[str], None]] = []
         # Campaign ids for Idempotency-Keys are derived with a server secret, so
@@ -237,6 +253,44 @@ class Ledger:
 
     def close(self) -> None:
         self.store.close()
+
+    def _check_keys(self, settings: Settings, seal_key: bytes) -> None:
+        """DESIGN §11: every server on one database uses the same sealing and
+        signing keys. The first server records their fingerprints (never the
+        keys: an HMAC under the sealing key, the signing key's public half);
+        a server whose keys differ refuses to start, instead of failing later
+        on the first unrevealed seed it cannot unseal."""
+        mine = {
+            "seal": hmac.new(seal_key, b"cgledger/v1/key-check", hashlib.sha256).hexdigest(),
+            "sign": self.signer.public_key_hex,
+        }
+        for _ in range(2):
+            for event in self.store.events.get(SERVER_KEYS, limit=1):
+                recorded: dict[str, Any] = event.value  # type: ignore[attr-defined]
+                wrong = [k for k in ("seal", "sign") if recorded.get(k) != mine[k]]
+                if wrong:
+                    names = {
+                        "seal": "sealing key (CGLEDGER_SEED_KEY or seed.key)",
+                        "sign": "signing key (CGLEDGER_SIGNING_KEY or checkpoint.key)",
+                    }
+                    self.store.close()
+                    raise KeyMismatch(
+                        "this database was written by a server with another "
+                        + " and another ".join(names[k] for k in wrong)
+                        + f" than this one (data dir {settings.data_dir.resolve()}). Every "
+                        "server on one database must use the same keys: copy seed.key and "
+                        "checkpoint.key from the first server's data dir, or set "
+                        "CGLEDGER_SEED_KEY and CGLEDGER_SIGNING_KEY to its values."
+                    )
+                return
+            entry = IndexEntry(  # type: ignore[call-arg]
+                originator_id=SERVER_KEYS,
+                originator_version=1,
+                timestamp=IndexEntry.create_timestamp(),
+                value=mine,
+            )
+            with contextlib.suppress(IntegrityError):  # another server recorded first
+                self.store.save(entry)
 
     # ----------------------------------------------------------------- reads
 

@@ -62,7 +62,15 @@ def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
     if request.param == "sqlite":
         return Settings(data_dir=tmp_path / "data", database_url=None, **UNLIMITED)
     url = request.getfixturevalue("pg_database")
-    return Settings(data_dir=tmp_path / "data", database_url=url, **UNLIMITED)
+    # One database for the session, so one key set (DESIGN §11: every server on
+    # one database uses the same keys): the key files live in one data dir.
+    keys = request.getfixturevalue("pg_data_dir")
+    return Settings(data_dir=keys, database_url=url, **UNLIMITED)
+
+
+@pytest.fixture(scope="session")
+def pg_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pg-data")
 
 
 @pytest.fixture

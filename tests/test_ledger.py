@@ -178,3 +178,31 @@ def test_a_campaign_without_keyed_entries_gets_them_on_first_load(
         assert len(list(fresh.store.events.get(uuid.uuid5(campaign.id, "indexed")))) == 1
     finally:
         fresh.close()
+
+
+def test_a_new_process_reads_keyed_entries_before_writing_any(settings: Settings) -> None:
+    """A server that starts and first answers a read must resolve the stored
+    topic of the keyed entries it has not written itself."""
+    import subprocess
+    import sys
+
+    led = Ledger(settings)
+    try:
+        campaign = _create(led)
+        seq = _roll(led, campaign.cid, "US", secret=False)
+    finally:
+        led.close()
+    script = (
+        "import sys; from cgledger.ledger import Ledger; from cgledger.settings import Settings;"
+        "led = Ledger(Settings.model_validate_json(sys.argv[1]));"
+        "print(led.load(sys.argv[2]).roll_seq(0))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, settings.model_dump_json(), campaign.cid],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(seq)
