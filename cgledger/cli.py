@@ -18,7 +18,6 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cgledger.api.app import create_app
-
     from cgledger.ledger import KeyMismatch, Ledger
 
     settings = Settings()

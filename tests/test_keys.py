@@ -33,7 +33,7 @@ def test_a_second_server_with_the_same_keys_starts(settings: Settings) -> None:
 def test_a_server_with_other_keys_refuses_to_start(settings: Settings, tmp_path: Path) -> None:
     Ledger(settings).close()
     other = _other_keys(settings, tmp_path / "other")
-    with pytest.raises(KeyMismatch, match="sealing key .* and another signing key") as refused:
+    with pytest.raises(KeyMismatch, match=r"sealing key .* and another signing key") as refused:
         Ledger(other)
     assert str(other.data_dir.resolve()) in str(refused.value)
     # With the first server's keys given in the environment's way, it starts.
