@@ -28,9 +28,33 @@ def _serve(args: argparse.Namespace) -> int:
     except KeyMismatch as exc:
         print(f"cgledger: refusing to start: {exc}", file=sys.stderr)
         return 2
+    if args.workers < 1:
+        print("cgledger: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not settings.database_url:
+        print(
+            "cgledger: refusing --workers > 1 on SQLite: an embedded SQLite file has one "
+            "writer at a time, so more workers add contention, not throughput; set "
+            "CGLEDGER_DATABASE_URL to a postgresql:// URL to run several workers",
+            file=sys.stderr,
+        )
+        return 2
     backend = "PostgreSQL" if settings.database_url else f"SQLite in {settings.data_dir}/"
-    print(f"cgledger: serving on http://{host}:{port}/docs ({backend})", file=sys.stderr)
-    uvicorn.run(create_app(settings), host=host, port=port)
+    workers = f", {args.workers} workers" if args.workers > 1 else ""
+    print(f"cgledger: serving on http://{host}:{port}/docs ({backend}{workers})", file=sys.stderr)
+    if args.workers == 1:
+        uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=args.proxy_headers)
+    else:
+        # Each worker process builds its own app (and Ledger) from the same
+        # CGLEDGER_* environment: one database, one key set.
+        uvicorn.run(
+            "cgledger.api.app:create_app",
+            factory=True,
+            host=host,
+            port=port,
+            workers=args.workers,
+            proxy_headers=args.proxy_headers,
+        )
     return 0
 
 
@@ -129,6 +153,21 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="serve the REST API (see CGLEDGER_* variables)")
     serve.add_argument("--host", default=None, help="default: CGLEDGER_HOST or 127.0.0.1")
     serve.add_argument("--port", type=int, default=None, help="default: CGLEDGER_PORT or 8000")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes sharing one PostgreSQL database and one key set (default 1)",
+    )
+    serve.add_argument(
+        "--proxy-headers",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="take the client address from X-Forwarded-For, only when the request "
+        "comes from an address in FORWARDED_ALLOW_IPS (default 127.0.0.1: a proxy on "
+        "this host); the creation rate limit counts that address (default: on)",
+    )
     serve.set_defaults(func=_serve)
     verify = sub.add_parser("verify", help="check an export's hash chain and revealed rolls")
     verify.add_argument("file", help="a .jsonl file from GET /v1/campaigns/{id}/export")
