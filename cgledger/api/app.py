@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from fastapi import Body, FastAPI, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse
-from pydantic import ValidationError
+from pydantic import StringConstraints, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cgledger.api.audit import At, as_of, event_item, install_audit_routes
@@ -27,6 +27,8 @@ from cgledger.api.deps import (
     IdempotencyKey,
     IfMatch,
     RequestIds,
+    RulesetId,
+    TableId,
     _appended,
     _etag,
     _ledger,
@@ -225,12 +227,12 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         ]
 
     @app.get("/v1/rulesets/{ruleset}/tables", tags=["rulesets"])
-    def list_tables(ruleset: str) -> list[dict[str, Any]]:
+    def list_tables(ruleset: RulesetId) -> list[dict[str, Any]]:
         """Every die table of the ruleset: rule, dr/DR, Secret, named DRMs, bands."""
         return [describe(t) for t in _ruleset(ruleset).tables.values()]
 
     @app.get("/v1/rulesets/{ruleset}/tables/{table_id}", tags=["rulesets"])
-    def get_table(ruleset: str, table_id: str) -> dict[str, Any]:
+    def get_table(ruleset: RulesetId, table_id: TableId) -> dict[str, Any]:
         table = _ruleset(ruleset).table(table_id)
         if table is None:
             raise NotFound(f"{ruleset} has no table {table_id!r}")
@@ -412,7 +414,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
         event_type: Annotated[
-            list[str] | None,
+            list[Annotated[str, StringConstraints(max_length=400)]] | None,
             Query(
                 alias="type",
                 description="Event types (repeat, or separate with commas)",
@@ -509,7 +511,9 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         campaign_id: CampaignId,
         response: Response,
         caller: Auth,
-        side: Annotated[str | None, Query(description="Defaults to the caller's side")] = None,
+        side: Annotated[
+            str | None, Query(description="Defaults to the caller's side", max_length=40)
+        ] = None,
         at: At = None,
     ) -> dict[str, Any]:
         """The side's CG Roster (the ruleset's columns, e.g. the CPP columns of

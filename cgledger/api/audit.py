@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Path, Query, Request, Response
 from fastapi.responses import StreamingResponse
@@ -249,9 +249,7 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         campaign_id: CampaignId,
         response: Response,
         caller: Auth,
-        status: Annotated[
-            str | None, Query(pattern="^(pending|applied|rejected|withdrawn)$")
-        ] = None,
+        status: Literal["pending", "applied", "rejected", "withdrawn"] | None = None,
         after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     ) -> dict[str, Any]:
@@ -449,7 +447,7 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         follow: Annotated[
             bool, Query(description="false: send the events after `after`, then end")
         ] = True,
-        last_event_id: Annotated[str | None, Header(alias="Last-Event-ID")] = None,
+        last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=20)] = None,
     ) -> StreamingResponse:
         """Server-Sent Events: every new event, redacted for the caller, each
         with its signed checkpoint (``id`` is the seq, ``event`` the type,

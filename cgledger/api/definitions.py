@@ -18,6 +18,7 @@ from cgledger.api.deps import (
     CampaignId,
     IdempotencyKey,
     IfMatch,
+    RulesetId,
     _appended,
     _etag,
     run,
@@ -90,13 +91,13 @@ def _amendment_of(ledger: Ledger, campaign: Campaign, seq: int) -> int:
 
 def install_definition_routes(app: FastAPI) -> None:
     @app.get("/v1/rulesets/{ruleset}/definition-schema", tags=["rulesets"])
-    def definition_schema(ruleset: str) -> dict[str, Any]:
+    def definition_schema(ruleset: RulesetId) -> dict[str, Any]:
         """The JSON Schema of the ruleset's CG definition (DESIGN §7)."""
         schema: dict[str, Any] = _ruleset(ruleset).definition.model_json_schema()
         return schema
 
     @app.get("/v1/rulesets/{ruleset}/sample-definition", tags=["rulesets"])
-    def sample_definition(ruleset: str) -> dict[str, Any]:
+    def sample_definition(ruleset: RulesetId) -> dict[str, Any]:
         """The ruleset's sample definition: synthetic data (``"sample": true``);
         the real maps and charts belong to their publisher."""
         return dict(_ruleset(ruleset).sample_definition)

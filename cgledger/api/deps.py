@@ -60,7 +60,9 @@ def problem(
 
 bearer = HTTPBearer(auto_error=False, description="A token returned by POST /v1/campaigns")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-CampaignId = Annotated[str, Path(description="Campaign id")]
+CampaignId = Annotated[str, Path(description="Campaign id", max_length=100)]
+RulesetId = Annotated[str, Path(description="Ruleset id (GET /v1/rulesets)", max_length=40)]
+TableId = Annotated[str, Path(description="Table id (GET /v1/rulesets/{r}/tables)", max_length=100)]
 IdempotencyKey = Annotated[
     str | None,
     Header(

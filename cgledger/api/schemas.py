@@ -4,24 +4,26 @@ typo names its field. A ruleset's own commands bring their bodies with them
 
 from __future__ import annotations
 
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import Field, StrictInt, StringConstraints, model_validator
 
 from cgledger.domain.campaign import MAX_PURPOSE
 from cgledger.domain.requests import Body, Nonce
 
 
 class CampaignCreate(Body):
-    ruleset: str = Field(examples=["kgp"])
-    campaign: str = Field(examples=["CG I"])
+    ruleset: str = Field(examples=["kgp"], max_length=40)
+    campaign: str = Field(examples=["CG I"], max_length=100)
     title: str = Field(default="", max_length=200)
     start_date: str | None = Field(
         default=None,
+        max_length=20,
         description="Needed where the rules give no Initial Scenario date (see GET /v1/rulesets).",
     )
-    initial_cpp: dict[str, StrictInt] | None = Field(
+    initial_cpp: dict[Annotated[str, StringConstraints(max_length=40)], StrictInt] | None = Field(
         default=None,
+        max_length=10,
         description="CPP each side holds before the Initial Scenario (from the CG's OB).",
     )
     definition: dict[str, Any] | None = Field(
@@ -51,8 +53,11 @@ class DrmItem(Body):
 
 class TableRollCreate(Body):
     drm: list[DrmItem] = Field(default_factory=list, max_length=30)
-    inputs: dict[str, StrictInt | str] = Field(
-        default_factory=dict, description="The table's inputs (see its `inputs`)"
+    inputs: dict[
+        Annotated[str, StringConstraints(max_length=60)],
+        StrictInt | Annotated[str, StringConstraints(max_length=100)],
+    ] = Field(
+        default_factory=dict, max_length=30, description="The table's inputs (see its `inputs`)"
     )
     secret: bool | None = Field(
         default=None, description="Defaults to secret where the rule makes the roll Secret"
@@ -62,7 +67,8 @@ class TableRollCreate(Body):
 
 class CGDateCreate(Body):
     cg_date: str | None = Field(
-        default=None, description="The CG Date to begin; required only past a seed's calendar."
+        default=None,
+        max_length=20, description="The CG Date to begin; required only past a seed's calendar."
     )
 
 

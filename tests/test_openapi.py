@@ -1,0 +1,127 @@
+"""The OpenAPI document tells a generated client the truth (DESIGN §3, §11):
+every string a request may carry has a maximum length, every error is
+documented as problem+json, the export is JSON Lines and the feed is SSE."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+
+@pytest.fixture(scope="module")
+def spec(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    from cgledger.api.app import create_app
+    from cgledger.settings import Settings
+
+    settings = Settings(data_dir=tmp_path_factory.mktemp("openapi"))
+    with TestClient(create_app(settings)) as c:
+        document: dict[str, Any] = c.get("/openapi.json").json()
+        return document
+
+
+def _resolve(spec: dict[str, Any], node: Any) -> Any:
+    while isinstance(node, dict) and "$ref" in node:
+        name = node["$ref"].split("/")[-1]
+        node = spec["components"]["schemas"][name]
+    return node
+
+
+def _strings(
+    spec: dict[str, Any], node: Any, path: str, seen: set[str]
+) -> Iterator[tuple[str, Any]]:
+    """Every string schema reachable from ``node``, with where it is."""
+    if isinstance(node, dict) and "$ref" in node:
+        if node["$ref"] in seen:
+            return
+        seen = seen | {node["$ref"]}
+    node = _resolve(spec, node)
+    if not isinstance(node, dict):
+        return
+    if node.get("type") == "string" and "enum" not in node and "const" not in node:
+        yield path, node
+    for key in ("anyOf", "oneOf", "allOf"):
+        for sub in node.get(key, []):
+            yield from _strings(spec, sub, path, seen)
+    for name, sub in node.get("properties", {}).items():
+        yield from _strings(spec, sub, f"{path}.{name}", seen)
+    if isinstance(node.get("items"), dict):
+        yield from _strings(spec, node["items"], f"{path}[]", seen)
+    extra = node.get("additionalProperties")
+    if isinstance(extra, dict):
+        yield from _strings(spec, extra, f"{path}{{}}", seen)
+    names = node.get("propertyNames")
+    if isinstance(names, dict):
+        yield from _strings(spec, names, f"{path}{{key}}", seen)
+
+
+def _request_strings(spec: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    for url, item in spec["paths"].items():
+        for method, op in item.items():
+            where = f"{method.upper()} {url}"
+            for param in op.get("parameters", []):
+                yield from _strings(spec, param["schema"], f"{where} {param['name']}", set())
+            for media in op.get("requestBody", {}).get("content", {}).values():
+                yield from _strings(spec, media["schema"], f"{where} body", set())
+
+
+def test_every_request_string_has_a_maximum_length(spec: dict[str, Any]) -> None:
+    missing = sorted({path for path, s in _request_strings(spec) if "maxLength" not in s})
+    assert missing == []
+
+
+def test_request_objects_and_arrays_are_bounded(spec: dict[str, Any]) -> None:
+    """A free-form object (``additionalProperties``) has ``maxProperties``."""
+    unbounded = []
+    for url, item in spec["paths"].items():
+        for method, op in item.items():
+            for media in op.get("requestBody", {}).get("content", {}).values():
+                stack = [(media["schema"], f"{method.upper()} {url} body", frozenset())]
+                while stack:
+                    node, where, seen = stack.pop()
+                    if isinstance(node, dict) and "$ref" in node:
+                        if node["$ref"] in seen:
+                            continue
+                        seen = seen | {node["$ref"]}
+                    node = _resolve(spec, node)
+                    if not isinstance(node, dict):
+                        continue
+                    if isinstance(node.get("additionalProperties"), dict) and (
+                        "maxProperties" not in node
+                    ):
+                        unbounded.append(where)
+                    for key in ("anyOf", "oneOf", "allOf"):
+                        stack += [(s, where, seen) for s in node.get(key, [])]
+                    props = node.get("properties", {}).items()
+                    stack += [(s, f"{where}.{n}", seen) for n, s in props]
+                    if isinstance(node.get("items"), dict):
+                        stack.append((node["items"], f"{where}[]", seen))
+                    if isinstance(node.get("additionalProperties"), dict):
+                        stack.append((node["additionalProperties"], f"{where}{{}}", seen))
+    assert sorted(set(unbounded)) == []
+
+
+@pytest.mark.parametrize("ruleset", ["kgp", "abtf", "sg"])
+def test_every_definition_string_has_a_maximum_length(tmp_path: Any, ruleset: str) -> None:
+    """A CG definition is a request body too (creation, amendments)."""
+    from cgledger.api.app import create_app
+    from cgledger.settings import Settings
+
+    with TestClient(create_app(Settings(data_dir=tmp_path))) as c:
+        schema = c.get(f"/v1/rulesets/{ruleset}/definition-schema").json()
+    local = {"components": {"schemas": schema.get("$defs", {})}}
+
+    def rebase(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {
+                k: v.replace("#/$defs/", "#/components/schemas/") if k == "$ref" else rebase(v)
+                for k, v in node.items()
+            }
+        return [rebase(v) for v in node] if isinstance(node, list) else node
+
+    local, schema = rebase(local), rebase(schema)
+    found = _strings(local, schema, ruleset, set())
+    missing = sorted({p for p, s in found if "maxLength" not in s})
+    assert missing == []
