@@ -125,3 +125,43 @@ def test_every_definition_string_has_a_maximum_length(tmp_path: Any, ruleset: st
     found = _strings(local, schema, ruleset, set())
     missing = sorted({p for p, s in found if "maxLength" not in s})
     assert missing == []
+
+
+def test_every_error_is_documented_as_problem_json(spec: dict[str, Any]) -> None:
+    assert "HTTPValidationError" not in spec["components"]["schemas"]
+    for url, item in spec["paths"].items():
+        for method, op in item.items():
+            where = f"{method.upper()} {url}"
+            statuses = {int(s) for s in op["responses"]}
+            if url not in ("/v1/health", "/"):
+                assert 422 in statuses, where
+            if "{campaign_id}" in url:
+                assert {401, 403, 404} <= statuses, where
+            if method == "post":
+                assert 413 in statuses, where
+            for status, response in op["responses"].items():
+                if int(status) >= 400:
+                    assert list(response["content"]) == ["application/problem+json"], where
+                    schema = response["content"]["application/problem+json"]["schema"]
+                    assert schema == {"$ref": "#/components/schemas/Problem"}, where
+
+
+def test_creation_documents_its_rate_limit(spec: dict[str, Any]) -> None:
+    r429 = spec["paths"]["/v1/campaigns"]["post"]["responses"]["429"]
+    assert "Retry-After" in r429["headers"]
+
+
+def test_the_export_is_jsonl_and_the_feed_is_sse(spec: dict[str, Any]) -> None:
+    export = spec["paths"]["/v1/campaigns/{campaign_id}/export"]["get"]["responses"]["200"]
+    assert list(export["content"]) == ["application/jsonl"]
+    stream = spec["paths"]["/v1/campaigns/{campaign_id}/stream"]["get"]["responses"]["200"]
+    assert list(stream["content"]) == ["text/event-stream"]
+
+
+def test_the_documented_media_types_are_the_ones_sent(client: TestClient) -> None:
+    made = client.post("/v1/campaigns", json={"ruleset": "sg", "campaign": "SG"}).json()
+    auth = {"Authorization": f"Bearer {made['tokens']['referee']}"}
+    r = client.get(f"/v1/campaigns/{made['id']}/export", headers=auth)
+    assert r.headers["content-type"].split(";")[0] == "application/jsonl"
+    r = client.post("/v1/campaigns", json={"ruleset": 3})
+    assert r.headers["content-type"].split(";")[0] == "application/problem+json"

@@ -43,6 +43,7 @@ from cgledger.api.deps import (
     short,
 )
 from cgledger.api.limits import BodyLimit, CheckedRoute, CreateRateLimit, client_address
+from cgledger.api.openapi import install_exact_openapi
 from cgledger.api.schemas import CampaignCreate, CGDateCreate, RollCreate, TableRollCreate
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import DomainError, NotFound
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_actions(app)
     install_audit_routes(app)
     install_definition_routes(app)
+    install_exact_openapi(app)
     app.add_middleware(CampaignCaching)
     app.add_middleware(RequestIds)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)

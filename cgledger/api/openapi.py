@@ -1,0 +1,143 @@
+"""The OpenAPI document says what the server really sends (DESIGN §3, §11), so
+a generated client parses every answer:
+
+- every error is ``application/problem+json`` with the ``Problem`` schema,
+  including 422 (FastAPI's default entry says ``application/json`` and a
+  shape the server never sends), and each route lists the error statuses it
+  can answer;
+- the export is JSON Lines (``application/jsonl``), the live feed is
+  Server-Sent Events (``text/event-stream``);
+- a read of campaign data may answer 304 to ``If-None-Match``.
+
+Which statuses a route can answer follows from what it is: any route may be
+refused for its body size (413) or its input (422); a campaign's routes need
+a token (401), may name an unknown campaign (404) and refuse a role (403); a
+command may conflict (409: ``If-Match``, Idempotency-Key reuse, or a rule);
+creation is rate limited (429).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from cgledger.api.deps import PROBLEM
+
+PROBLEM_SCHEMA: dict[str, Any] = {
+    "title": "Problem",
+    "description": "RFC 9457 problem details. ``rule`` names the rule a refusal "
+    "cites; ``field`` the input at fault; ``errors`` lists every invalid field (422).",
+    "type": "object",
+    "required": ["type", "title", "status", "detail"],
+    "properties": {
+        "type": {"type": "string", "maxLength": 200},
+        "title": {"type": "string", "maxLength": 200},
+        "status": {"type": "integer", "minimum": 100, "maximum": 599},
+        "detail": {"type": "string", "maxLength": 1000},
+        "rule": {"type": "string", "maxLength": 40},
+        "field": {"type": "string", "maxLength": 200},
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["field", "message"],
+                "properties": {
+                    "field": {"type": "string", "maxLength": 200},
+                    "message": {"type": "string", "maxLength": 300},
+                },
+            },
+        },
+    },
+}
+
+_REASONS = {
+    304: "Not modified: the If-None-Match names this view's current ETag",
+    401: "No valid Bearer token for this campaign",
+    403: "The token's role may not do this",
+    404: "Unknown campaign, ruleset, table, roll or event",
+    409: "Conflict: a stale If-Match, an Idempotency-Key reused for another "
+    "request, or a rule that refuses the command (the detail names the rule)",
+    413: "The request body is over the limit (CGLEDGER_MAX_BODY_BYTES)",
+    422: "Invalid input: the detail and ``field`` name the field",
+    429: "Too many campaign creations from this address; see Retry-After",
+}
+
+
+def _statuses(path: str, method: str) -> list[int]:
+    found = [422]
+    if method in ("post", "put", "patch"):
+        found.append(413)
+    if path.startswith("/v1/rulesets/{ruleset}"):
+        found.append(404)
+    if "{campaign_id}" in path:
+        found += [401, 403, 404]
+        if method == "post":
+            found.append(409)
+        else:
+            found.append(304)
+    if path == "/v1/campaigns" and method == "post":
+        found += [409, 429]
+    return sorted(set(found))
+
+
+def _error(status: int) -> dict[str, Any]:
+    if status == 304:
+        return {"description": _REASONS[304]}
+    entry: dict[str, Any] = {
+        "description": _REASONS[status],
+        "content": {PROBLEM: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    }
+    if status == 429:
+        entry["headers"] = {
+            "Retry-After": {"description": "Seconds to wait", "schema": {"type": "integer"}}
+        }
+    return entry
+
+
+def exact_openapi(app: FastAPI) -> dict[str, Any]:
+    """Build the document once, then correct it as the module docstring says."""
+    if app.openapi_schema is not None:
+        return app.openapi_schema
+    doc = get_openapi(
+        title=app.title,
+        version=app.version,
+        summary=app.summary,
+        routes=app.routes,
+    )
+    schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    schemas["Problem"] = PROBLEM_SCHEMA
+    for path, item in doc.get("paths", {}).items():
+        for method, op in item.items():
+            responses = op.setdefault("responses", {})
+            responses.pop("422", None)
+            if path in {"/v1/health", "/"}:
+                continue
+            for status in _statuses(path, method):
+                responses.setdefault(str(status), _error(status))
+            if path.endswith("/export"):
+                ok = responses.get("200", {})
+                ok["content"] = {
+                    "application/jsonl": {
+                        "schema": {
+                            "type": "string",
+                            "description": "JSON Lines: a header line, then one event "
+                            "per line, as the caller may see it",
+                        }
+                    }
+                }
+            content = responses.get("200", {}).get("content", {})
+            if "text/event-stream" in content:
+                content.pop("application/json", None)
+                content["text/event-stream"] = {
+                    "schema": {"type": "string", "description": "Server-Sent Events"}
+                }
+    app.openapi_schema = doc
+    return doc
+
+
+def install_exact_openapi(app: FastAPI) -> None:
+    app.openapi = lambda: exact_openapi(app)  # type: ignore[method-assign]
