@@ -165,3 +165,24 @@ def test_the_documented_media_types_are_the_ones_sent(client: TestClient) -> Non
     assert r.headers["content-type"].split(";")[0] == "application/jsonl"
     r = client.post("/v1/campaigns", json={"ruleset": 3})
     assert r.headers["content-type"].split(";")[0] == "application/problem+json"
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_the_docs_pages_need_no_cdn(tmp_path: Any, page: str) -> None:
+    """DESIGN §11 / a newcomer offline: the pages and every asset they load
+    come from this server."""
+    import re
+
+    from cgledger.api.app import create_app
+    from cgledger.settings import Settings
+
+    with TestClient(create_app(Settings(data_dir=tmp_path))) as c:
+        html = c.get(page)
+        assert html.status_code == 200
+        assert "http://" not in html.text
+        assert "https://" not in html.text
+        assets = re.findall(r"""(?:src|href)=["']([^"']+)["']""", html.text)
+        assets += re.findall(r"""url: ?["']([^"']+)["']""", html.text)
+        assert any(a.endswith(".js") for a in assets), assets
+        for asset in assets:
+            assert c.get(asset).status_code == 200, asset
