@@ -112,6 +112,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: The pid of the server process behind each base URL (bench/load.py sums the
+#: CPU time of it and of its worker children).
+SERVER_PIDS: dict[str, int] = {}
+
+
 @contextmanager
 def server(argv: list[str], env: dict[str, str], port: int) -> Iterator[str]:
     """A server subprocess on 127.0.0.1:port, ready when its OpenAPI answers."""
@@ -136,6 +141,7 @@ def server(argv: list[str], env: dict[str, str], port: int) -> Iterator[str]:
                 err = proc.stderr.read().decode() if proc.stderr else ""
                 raise RuntimeError(f"server {argv} did not start: {err[-2000:]}")
             time.sleep(0.1)
+        SERVER_PIDS[base] = proc.pid
         yield base
     finally:
         proc.terminate()
