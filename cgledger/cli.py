@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +48,10 @@ def _serve(args: argparse.Namespace) -> int:
         uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=args.proxy_headers)
     else:
         # Each worker process builds its own app (and Ledger) from the same
-        # CGLEDGER_* environment: one database, one key set.
+        # CGLEDGER_* environment: one database, one key set. Their metrics add
+        # up in one directory (prometheus_client's multiprocess mode).
+        if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+            os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="cgledger-metrics-")
         uvicorn.run(
             "cgledger.api.app:create_app",
             factory=True,

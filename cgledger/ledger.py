@@ -27,6 +27,7 @@ from eventsourcing.domain import DomainEvent
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import register_topic
 
+from cgledger import metrics
 from cgledger.domain.campaign import SCHEMA, Campaign, Ctx, token_hash
 from cgledger.domain.dice import canon
 from cgledger.domain.errors import IdempotencyMismatch, NotFound, VersionConflict
@@ -464,6 +465,7 @@ class Ledger:
         )
         try:
             self.store.save(agg, *history.entries(0))
+            metrics.appended(history.pending.values())
         except IntegrityError:
             if idem is None:
                 raise
@@ -582,6 +584,7 @@ class Ledger:
                 continue
             turn.saved = campaign.version
             appended = _history(campaign).pending
+            metrics.appended(appended[s] for s in appended if s > before)
             if any(appended[s]["type"] == "UndoApplied" for s in appended if s > before):
                 # An undo rebuilds the state from every state event in force;
                 # a snapshot at once spares every later load from redoing it.

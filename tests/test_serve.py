@@ -84,6 +84,16 @@ def test_two_workers_share_one_postgres_database(settings: Settings) -> None:
                     r = fresh.post(url + "/rolls", json=roll, headers=auth)
                     assert r.status_code == 201, r.text
             assert client.get(url, headers=auth).json()["rolls"] == 20
+            # The workers' metrics add up (prometheus_client multiprocess mode),
+            # whichever worker answers the scrape.
+            metrics = client.get("/metrics").text
+            secret = [
+                line
+                for line in metrics.splitlines()
+                if line.startswith('cgledger_rolls_total{kind="secret"}')
+            ]
+            assert secret, metrics[:2000]
+            assert float(secret[0].rsplit(" ", 1)[1]) == 20
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -44,6 +44,7 @@ from cgledger.api.deps import (
     short,
 )
 from cgledger.api.limits import BodyLimit, CheckedRoute, CreateRateLimit, client_address
+from cgledger.api.metrics import install_metrics
 from cgledger.api.openapi import install_exact_openapi
 from cgledger.api.schemas import CampaignCreate, CGDateCreate, RollCreate, TableRollCreate
 from cgledger.domain.campaign import Campaign
@@ -87,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_audit_routes(app)
     install_definition_routes(app)
     install_exact_openapi(app)
+    install_metrics(app)
     app.add_middleware(CampaignCaching)
     app.add_middleware(RequestIds)
     app.add_middleware(BodyLimit, limit=config.max_body_bytes)
