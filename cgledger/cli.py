@@ -63,6 +63,37 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _backup(args: argparse.Namespace) -> int:
+    from cgledger.backup import WARNING, BackupError, backup
+
+    try:
+        manifest = backup(Settings(), Path(args.dest))
+    except BackupError as exc:
+        print(f"cgledger backup: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"cgledger backup: {manifest['database']} database and "
+        f"{len(manifest['files'])} files in {args.dest}",
+        file=sys.stderr,
+    )
+    print(f"cgledger backup: WARNING: {WARNING}", file=sys.stderr)
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from cgledger.backup import BackupError, restore
+
+    settings = Settings()
+    try:
+        manifest = restore(settings, Path(args.src), force=args.force)
+    except BackupError as exc:
+        print(f"cgledger restore: {exc}", file=sys.stderr)
+        return 2
+    where = "PostgreSQL" if settings.database_url else f"SQLite in {settings.data_dir}/"
+    print(f"cgledger restore: the backup of {manifest['created']} is in {where}", file=sys.stderr)
+    return 0
+
+
 class _BadArgument(Exception):
     """A --checkpoint or --server-key argument that cannot be used (exit 2)."""
 
@@ -191,6 +222,15 @@ def main(argv: list[str] | None = None) -> int:
         help="the server's Ed25519 public key (64 hex digits) every checkpoint must be signed by",
     )
     verify.set_defaults(func=_verify)
+    save = sub.add_parser("backup", help="copy the database and the key files into a new directory")
+    save.add_argument("dest", help="a new or empty directory")
+    save.set_defaults(func=_backup)
+    load = sub.add_parser("restore", help="restore a backup into an empty database")
+    load.add_argument("src", help="a directory made by `cgledger backup`")
+    load.add_argument(
+        "--force", action="store_true", help="replace a database and keys that hold data"
+    )
+    load.set_defaults(func=_restore)
     args = parser.parse_args(argv)
     code: int = args.func(args)
     return code
