@@ -268,3 +268,11 @@ def test_health_names_the_database(settings: Settings) -> None:
     with TestClient(create_app(settings)) as c:
         expected = "postgresql" if settings.database_url else "sqlite"
         assert ok(c.get("/v1/health"))["database"] == expected
+
+
+def test_an_unknown_query_parameter_is_named(kgp: Game) -> None:
+    """As with bodies, a typo is refused by name rather than silently ignored."""
+    r = kgp.client.get(f"{kgp.url}/events?limt=5", headers=kgp.h("US"))
+    problem = assert_problem(r, 422)
+    assert problem["field"] == "limt"
+    ok(kgp.client.get(f"{kgp.url}/events?limit=5", headers=kgp.h("US")))

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import Body, FastAPI, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.routing import APIRoute
 from fastapi_offline import FastAPIOffline
 from pydantic import StringConstraints, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -157,10 +158,28 @@ def _install_problem_handlers(app: FastAPI) -> None:
         )
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        # Keeps the exception's headers: Allow on 405, Retry-After on 429.
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Keeps the exception's headers: Retry-After on 429; Allow on 405, with
+        # every method of the path (the router names only one route's).
         title = HTTPStatus(exc.status_code).phrase
-        return problem(exc.status_code, "http", title, str(exc.detail), headers=exc.headers)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed(app, request.url.path))
+        return problem(exc.status_code, "http", title, str(exc.detail), headers=headers)
+
+
+def _allowed(app: FastAPI, path: str) -> list[str]:
+    methods: set[str] = set()
+    for route in app.router.routes:
+        if isinstance(route, APIRoute) and route.path_regex.match(path):
+            methods |= route.methods or set()
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods)
+
+
+#: Event type names, one or several separated by commas ("DiceRolled,SecretRevealed").
+EVENT_TYPES = r"^\s*[A-Z][A-Za-z0-9]*\s*(,\s*[A-Z][A-Za-z0-9]*\s*)*,?\s*$"
 
 
 def _canonical_table_id(campaign: Campaign, table_id: str) -> str:
@@ -421,7 +440,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         after: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
         event_type: Annotated[
-            list[Annotated[str, StringConstraints(max_length=400)]] | None,
+            list[Annotated[str, StringConstraints(max_length=400, pattern=EVENT_TYPES)]] | None,
             Query(
                 alias="type",
                 description="Event types (repeat, or separate with commas)",

@@ -15,6 +15,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fastapi import HTTPException, Request, Response
+from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 
@@ -144,21 +145,45 @@ def _has_surrogate(text: str) -> bool:
 
 
 class CheckedRoute(APIRoute):
-    """Every route's JSON body is checked for lone surrogates (JSON's
+    """A query parameter the route does not declare is a 422 naming it. Every
+    route's JSON body is checked for lone surrogates (JSON's
     ``"\\ud800"`` escapes decode to text that no UTF-8 encoder accepts) before
     validation, anywhere in the body, in keys as in values: a 422 naming the
     field, never a 500 further in."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
+        known = _query_names(self.dependant)
 
         async def checked(request: Request) -> Response:
+            unknown = [name for name in request.query_params if name not in known]
+            if unknown:
+                # As with bodies: a typo names its parameter instead of being ignored.
+                raise RequestValidationError(
+                    [
+                        {
+                            "type": "extra_forbidden",
+                            "loc": ("query", unknown[0][:100] or "(empty name)"),
+                            "msg": "unknown query parameter",
+                            "input": None,
+                        }
+                    ]
+                )
             if _is_json(request.headers.get("content-type")):
                 body = await request.body()
                 try:
                     parsed = json.loads(body) if body else None
-                except ValueError:
-                    parsed = None  # the route's own parse names the error
+                except ValueError as exc:  # also bytes that are not UTF-8
+                    raise RequestValidationError(
+                        [
+                            {
+                                "type": "json_invalid",
+                                "loc": ("body", 0),
+                                "msg": f"JSON decode error: {str(exc)[:100]}",
+                                "input": None,
+                            }
+                        ]
+                    ) from None
                 else:
                     where = _lone_surrogate(parsed, ())
                     if where is not None:
@@ -176,6 +201,14 @@ class CheckedRoute(APIRoute):
             return await handler(request)
 
         return checked
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    """The query parameters a route declares, its dependencies' included."""
+    names = {field.alias for field in dependant.query_params}
+    for sub in dependant.dependencies:
+        names |= _query_names(sub)
+    return names
 
 
 def _is_json(content_type: str | None) -> bool:

@@ -24,6 +24,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from cgledger.api.deps import PROBLEM
+from cgledger.domain.rulesets import REGISTRY
 
 PROBLEM_SCHEMA: dict[str, Any] = {
     "title": "Problem",
@@ -49,6 +50,24 @@ PROBLEM_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+    },
+}
+
+#: One Server-Sent Event of the live feed: ``id`` is the event's seq, ``event``
+#: its type, ``data`` the JSON of the event as the caller may see it.
+SSE_EVENT: dict[str, Any] = {
+    "title": "FeedEvent",
+    "type": "object",
+    "required": ["data"],
+    "properties": {
+        "id": {"type": "string", "description": "The event's seq (resume with Last-Event-ID)"},
+        "event": {"type": "string", "description": "The event's type"},
+        "data": {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "description": "The event as the caller may see it, as JSON",
+        },
+        "retry": {"type": "integer"},
     },
 }
 
@@ -96,6 +115,18 @@ def _error(status: int) -> dict[str, Any]:
     return entry
 
 
+def _without_null(param: dict[str, Any]) -> None:
+    """An optional query or header parameter is left out, never sent as null:
+    ``anyOf: [X, null]`` (pydantic's ``X | None``) becomes X."""
+    schema = param.get("schema", {})
+    options = schema.get("anyOf")
+    if param["in"] in ("query", "header") and isinstance(options, list):
+        kept = [o for o in options if o != {"type": "null"}]
+        if len(kept) == 1 and len(kept) < len(options):
+            del schema["anyOf"]
+            schema.update(kept[0])
+
+
 def exact_openapi(app: FastAPI) -> dict[str, Any]:
     """Build the document once, then correct it as the module docstring says."""
     if app.openapi_schema is not None:
@@ -110,6 +141,17 @@ def exact_openapi(app: FastAPI) -> dict[str, Any]:
     schemas.pop("HTTPValidationError", None)
     schemas.pop("ValidationError", None)
     schemas["Problem"] = PROBLEM_SCHEMA
+    # The rulesets this server knows (the registry is data, so it is listed
+    # when the document is built, not fixed in the model).
+    create = schemas.get("CampaignCreate", {}).get("properties", {})
+    if "ruleset" in create:
+        create["ruleset"]["enum"] = sorted(REGISTRY)
+    for item in doc.get("paths", {}).values():
+        for op in item.values():
+            for param in op.get("parameters", []):
+                if param["name"] == "ruleset" and param["in"] == "path":
+                    param["schema"]["enum"] = sorted(REGISTRY)
+                _without_null(param)
     for path, item in doc.get("paths", {}).items():
         for method, op in item.items():
             responses = op.setdefault("responses", {})
@@ -132,9 +174,7 @@ def exact_openapi(app: FastAPI) -> dict[str, Any]:
             content = responses.get("200", {}).get("content", {})
             if "text/event-stream" in content:
                 content.pop("application/json", None)
-                content["text/event-stream"] = {
-                    "schema": {"type": "string", "description": "Server-Sent Events"}
-                }
+                content["text/event-stream"] = {"schema": SSE_EVENT}
     app.openapi_schema = doc
     return doc
 
