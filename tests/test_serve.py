@@ -47,9 +47,9 @@ def test_several_workers_on_sqlite_are_refused_with_the_reason(tmp_path: Path) -
     assert "postgresql://" in done.stderr
 
 
-def test_two_workers_share_one_postgres_database(settings: Settings) -> None:
-    if not settings.database_url:
-        pytest.skip("several workers need PostgreSQL (the SQLite case is refused above)")
+@pytest.mark.postgres
+def test_two_workers_share_one_postgres_database(pg_database: str, pg_data_dir: Path) -> None:
+    settings = Settings(data_dir=pg_data_dir, database_url=pg_database)
     port = _free_port()
     server = subprocess.Popen(
         [CLI, "serve", "--workers", "2"],
