@@ -186,3 +186,34 @@ def test_the_docs_pages_need_no_cdn(tmp_path: Any, page: str) -> None:
         assert any(a.endswith(".js") for a in assets), assets
         for asset in assets:
             assert c.get(asset).status_code == 200, asset
+
+
+#: Answers whose body is a free-form JSON document by nature.
+FREE_FORM = {"GET /v1/rulesets/{ruleset}/definition-schema"}  # a JSON Schema
+
+
+def test_every_json_answer_has_a_typed_schema(spec: dict[str, Any]) -> None:
+    """Issue 12: a client generated from the document parses every answer, so
+    each 2xx JSON body is a named model (or a list of one), with properties."""
+    untyped = []
+    for url, item in spec["paths"].items():
+        for method, op in item.items():
+            where = f"{method.upper()} {url}"
+            for status, response in op["responses"].items():
+                media = response.get("content", {}).get("application/json")
+                if not status.startswith("2") or media is None or where in FREE_FORM:
+                    continue
+                schema = media["schema"]
+                if schema.get("type") == "array":
+                    schema = schema["items"]
+                model = _resolve(spec, schema)
+                if "$ref" not in schema or not model.get("properties"):
+                    untyped.append(where)
+    assert untyped == []
+
+
+def test_free_form_answers_are_still_objects(spec: dict[str, Any]) -> None:
+    for where in FREE_FORM:
+        method, url = where.split(" ")
+        op = spec["paths"][url][method.lower()]
+        assert op["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "object"

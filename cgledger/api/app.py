@@ -46,6 +46,21 @@ from cgledger.api.deps import (
 )
 from cgledger.api.limits import BodyLimit, CheckedRoute, CreateRateLimit, client_address
 from cgledger.api.metrics import install_metrics
+from cgledger.api.models import (
+    ActionResult,
+    CampaignCreated,
+    CampaignView,
+    CGDateView,
+    EventPage,
+    Health,
+    Index,
+    RevealedEvent,
+    RollView,
+    RosterView,
+    RulesetInfo,
+    TableInfo,
+    TableRollView,
+)
 from cgledger.api.openapi import install_exact_openapi
 from cgledger.api.schemas import CampaignCreate, CGDateCreate, RollCreate, TableRollCreate
 from cgledger.domain.campaign import Campaign
@@ -97,12 +112,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _install_service_routes(app: FastAPI) -> None:
-    @app.get("/v1/health", tags=["service"])
+    @app.get("/v1/health", tags=["service"], response_model=Health)
     def health(request: Request) -> dict[str, str]:
         """DESIGN §11: answers without a token."""
         return {"status": "ok", "version": VERSION, "database": request.app.state.database}
 
-    @app.get("/", tags=["service"])
+    @app.get("/", tags=["service"], response_model=Index)
     def index() -> dict[str, str]:
         """Where to go from here."""
         return {
@@ -196,7 +211,7 @@ def _ruleset(ruleset: str) -> Ruleset:
 
 
 def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists every route
-    @app.get("/v1/rulesets", tags=["rulesets"])
+    @app.get("/v1/rulesets", tags=["rulesets"], response_model=list[RulesetInfo])
     def list_rulesets() -> list[dict[str, Any]]:
         """Every ruleset, with its campaigns, sides and CG Date sequences."""
         return [
@@ -252,19 +267,35 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             for rs in REGISTRY.values()
         ]
 
-    @app.get("/v1/rulesets/{ruleset}/tables", tags=["rulesets"])
+    @app.get(
+        "/v1/rulesets/{ruleset}/tables",
+        tags=["rulesets"],
+        response_model=list[TableInfo],
+        response_model_exclude_unset=True,
+    )
     def list_tables(ruleset: RulesetId) -> list[dict[str, Any]]:
         """Every die table of the ruleset: rule, dr/DR, Secret, named DRMs, bands."""
         return [describe(t) for t in _ruleset(ruleset).tables.values()]
 
-    @app.get("/v1/rulesets/{ruleset}/tables/{table_id}", tags=["rulesets"])
+    @app.get(
+        "/v1/rulesets/{ruleset}/tables/{table_id}",
+        tags=["rulesets"],
+        response_model=TableInfo,
+        response_model_exclude_unset=True,
+    )
     def get_table(ruleset: RulesetId, table_id: TableId) -> dict[str, Any]:
         table = _ruleset(ruleset).table(table_id)
         if table is None:
             raise NotFound(f"{ruleset} has no table {table_id!r}")
         return describe(table)
 
-    @app.post("/v1/campaigns", status_code=201, tags=["campaigns"])
+    @app.post(
+        "/v1/campaigns",
+        status_code=201,
+        tags=["campaigns"],
+        response_model=CampaignCreated,
+        response_model_exclude_unset=True,
+    )
     def create_campaign(
         body: CampaignCreate, request: Request, response: Response, idem: IdempotencyKey = None
     ) -> dict[str, Any]:
@@ -302,13 +333,24 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             "checkpoint": checkpoint,
         }
 
-    @app.get("/v1/campaigns/{campaign_id}", tags=["campaigns"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}",
+        tags=["campaigns"],
+        response_model=CampaignView,
+        response_model_exclude_unset=True,
+    )
     def get_campaign(campaign_id: CampaignId, response: Response, caller: Auth) -> dict[str, Any]:
         campaign, role = caller.campaign, caller.role
         _etag(response, campaign)
         return {**campaign_view(campaign), "you": role}
 
-    @app.post("/v1/campaigns/{campaign_id}/rolls", status_code=201, tags=["dice"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/rolls",
+        status_code=201,
+        tags=["dice"],
+        response_model=RollView,
+        response_model_exclude_unset=True,
+    )
     def make_roll(
         campaign_id: CampaignId,
         body: RollCreate,
@@ -339,7 +381,13 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             _roll_view(ledger, done.campaign, role, ledger.record(done.campaign, done.seq)),
         )
 
-    @app.post("/v1/campaigns/{campaign_id}/tables/{table_id}/rolls", status_code=201, tags=["dice"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/tables/{table_id}/rolls",
+        status_code=201,
+        tags=["dice"],
+        response_model=TableRollView,
+        response_model_exclude_unset=True,
+    )
     def roll_table(
         campaign_id: CampaignId,
         table_id: Annotated[str, Path(description="e.g. kgp:8.606-infantry", max_length=60)],
@@ -376,7 +424,12 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             _table_roll(ledger, done.campaign, role, ledger.record(done.campaign, done.seq)),
         )
 
-    @app.get("/v1/campaigns/{campaign_id}/rolls/{index}", tags=["dice"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/rolls/{index}",
+        tags=["dice"],
+        response_model=RollView,
+        response_model_exclude_unset=True,
+    )
     def get_roll(
         campaign_id: CampaignId,
         index: Annotated[int, Path(ge=0, le=MAX_INT)],
@@ -387,7 +440,12 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         _etag(response, campaign)
         return _roll(ledger, campaign, role, index)
 
-    @app.post("/v1/campaigns/{campaign_id}/rolls/{index}/reveal", tags=["dice"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/rolls/{index}/reveal",
+        tags=["dice"],
+        response_model=RollView,
+        response_model_exclude_unset=True,
+    )
     def reveal_roll(
         campaign_id: CampaignId,
         index: Annotated[int, Path(ge=0, le=MAX_INT)],
@@ -408,7 +466,12 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         )
         return _appended(response, done, _roll(ledger, done.campaign, role, index))
 
-    @app.post("/v1/campaigns/{campaign_id}/events/{seq}/reveal", tags=["events"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/events/{seq}/reveal",
+        tags=["events"],
+        response_model=RevealedEvent,
+        response_model_exclude_unset=True,
+    )
     def reveal_event(
         campaign_id: CampaignId,
         seq: Annotated[int, Path(ge=1, le=MAX_INT)],
@@ -432,7 +495,12 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             response, done, redact(record, role, revealed=done.campaign.is_revealed(seq))
         )
 
-    @app.get("/v1/campaigns/{campaign_id}/events", tags=["events"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/events",
+        tags=["events"],
+        response_model=EventPage,
+        response_model_exclude_unset=True,
+    )
     def list_events(
         campaign_id: CampaignId,
         response: Response,
@@ -511,7 +579,13 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
             },
         )
 
-    @app.post("/v1/campaigns/{campaign_id}/cg-dates", status_code=201, tags=["refit phase"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/cg-dates",
+        status_code=201,
+        tags=["refit phase"],
+        response_model=CGDateView,
+        response_model_exclude_unset=True,
+    )
     def begin_cg_date(
         campaign_id: CampaignId,
         body: CGDateCreate,
@@ -532,7 +606,12 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         )
         return _appended(response, done, {**campaign_view(done.campaign), "seq": done.seq})
 
-    @app.get("/v1/campaigns/{campaign_id}/roster", tags=["read models"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/roster",
+        tags=["read models"],
+        response_model=RosterView,
+        response_model_exclude_unset=True,
+    )
     def roster(
         campaign_id: CampaignId,
         response: Response,
@@ -617,6 +696,8 @@ def _action_route(app: FastAPI, path: str, actions: list[Action]) -> None:
         methods=["POST"],
         status_code=201,
         tags=["refit phase"],
+        response_model=ActionResult,
+        response_model_exclude_unset=True,
         summary=f"{', '.join(rules)}: {actions[0].summary.split(': ', 1)[-1]}",
         description="\n\n".join(a.summary for a in actions),
         openapi_extra={

@@ -29,6 +29,16 @@ from cgledger.api.deps import (
     campaign_view,
     run,
 )
+from cgledger.api.models import (
+    Checkpoint,
+    DiceStats,
+    DisputePage,
+    DisputeView,
+    ServerKey,
+    StateView,
+    UndoRequestPage,
+    UndoRequestView,
+)
 from cgledger.api.schemas import DisputeCreate, DisputeResolution, UndoRejection, UndoRequestCreate
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import DomainError, InvalidInput, NotFound
@@ -184,12 +194,12 @@ def _evidence(ledger: Ledger, campaign: Campaign, seq: int, role: str) -> dict[s
 
 
 def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists these routes
-    @app.get("/v1/server-key", tags=["audit"])
+    @app.get("/v1/server-key", tags=["audit"], response_model=ServerKey)
     def server_key(request: Request) -> dict[str, Any]:
         """The Ed25519 public key that signs every checkpoint."""
         return _ledger(request).signer.server_key()
 
-    @app.get("/v1/campaigns/{campaign_id}/checkpoint", tags=["audit"])
+    @app.get("/v1/campaigns/{campaign_id}/checkpoint", tags=["audit"], response_model=Checkpoint)
     def checkpoint(
         campaign_id: CampaignId,
         response: Response,
@@ -205,7 +215,12 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
             raise NotFound(f"no event {at} in this campaign", field="at")
         return caller.ledger.checkpoint(campaign, at)
 
-    @app.get("/v1/campaigns/{campaign_id}/state", tags=["read models"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/state",
+        tags=["read models"],
+        response_model=StateView,
+        response_model_exclude_unset=True,
+    )
     def get_state(
         campaign_id: CampaignId, response: Response, caller: Auth, at: At = None
     ) -> dict[str, Any]:
@@ -216,7 +231,13 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
 
     # ---------------------------------------------------------------- undo
 
-    @app.post("/v1/campaigns/{campaign_id}/undo-requests", status_code=201, tags=["undo"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/undo-requests",
+        status_code=201,
+        tags=["undo"],
+        response_model=UndoRequestView,
+        response_model_exclude_unset=True,
+    )
     def request_undo(
         campaign_id: CampaignId,
         body: UndoRequestCreate,
@@ -244,7 +265,12 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         response.headers["Location"] = f"/v1/campaigns/{campaign_id}/undo-requests/{rid}"
         return _appended(response, done, undo_request_view(ledger, done.campaign, rid))
 
-    @app.get("/v1/campaigns/{campaign_id}/undo-requests", tags=["undo"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/undo-requests",
+        tags=["undo"],
+        response_model=UndoRequestPage,
+        response_model_exclude_unset=True,
+    )
     def list_undo_requests(
         campaign_id: CampaignId,
         response: Response,
@@ -265,14 +291,24 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         items = [undo_request_view(caller.ledger, campaign, rid) for rid in page]
         return {"items": items, "version": campaign.version, "next_after": next_after}
 
-    @app.get("/v1/campaigns/{campaign_id}/undo-requests/{rid}", tags=["undo"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/undo-requests/{rid}",
+        tags=["undo"],
+        response_model=UndoRequestView,
+        response_model_exclude_unset=True,
+    )
     def get_undo_request(
         campaign_id: CampaignId, rid: Seq, response: Response, caller: Auth
     ) -> dict[str, Any]:
         _etag(response, caller.campaign)
         return undo_request_view(caller.ledger, caller.campaign, rid)
 
-    @app.post("/v1/campaigns/{campaign_id}/undo-requests/{rid}/approve", tags=["undo"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/undo-requests/{rid}/approve",
+        tags=["undo"],
+        response_model=UndoRequestView,
+        response_model_exclude_unset=True,
+    )
     def approve_undo(
         campaign_id: CampaignId,
         rid: Seq,
@@ -293,7 +329,12 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         )
         return _appended(response, done, undo_request_view(ledger, done.campaign, rid))
 
-    @app.post("/v1/campaigns/{campaign_id}/undo-requests/{rid}/reject", tags=["undo"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/undo-requests/{rid}/reject",
+        tags=["undo"],
+        response_model=UndoRequestView,
+        response_model_exclude_unset=True,
+    )
     def reject_undo(
         campaign_id: CampaignId,
         rid: Seq,
@@ -318,7 +359,13 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
 
     # ---------------------------------------------------------------- disputes
 
-    @app.post("/v1/campaigns/{campaign_id}/disputes", status_code=201, tags=["disputes"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/disputes",
+        status_code=201,
+        tags=["disputes"],
+        response_model=DisputeView,
+        response_model_exclude_unset=True,
+    )
     def file_dispute(
         campaign_id: CampaignId,
         body: DisputeCreate,
@@ -340,7 +387,12 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         response.headers["Location"] = f"/v1/campaigns/{campaign_id}/disputes/{done.seq}"
         return _appended(response, done, dispute_view(ledger, done.campaign, done.seq, role))
 
-    @app.get("/v1/campaigns/{campaign_id}/disputes", tags=["disputes"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/disputes",
+        tags=["disputes"],
+        response_model=DisputePage,
+        response_model_exclude_unset=True,
+    )
     def list_disputes(
         campaign_id: CampaignId,
         response: Response,
@@ -357,7 +409,12 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         ]
         return {"items": items, "version": campaign.version, "next_after": next_after}
 
-    @app.get("/v1/campaigns/{campaign_id}/disputes/{did}", tags=["disputes"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/disputes/{did}",
+        tags=["disputes"],
+        response_model=DisputeView,
+        response_model_exclude_unset=True,
+    )
     def get_dispute(
         campaign_id: CampaignId, did: Seq, response: Response, caller: Auth
     ) -> dict[str, Any]:
@@ -367,7 +424,12 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
         _etag(response, caller.campaign)
         return dispute_view(caller.ledger, caller.campaign, did, caller.role)
 
-    @app.post("/v1/campaigns/{campaign_id}/disputes/{did}/resolve", tags=["disputes"])
+    @app.post(
+        "/v1/campaigns/{campaign_id}/disputes/{did}/resolve",
+        tags=["disputes"],
+        response_model=DisputeView,
+        response_model_exclude_unset=True,
+    )
     def resolve_dispute(
         campaign_id: CampaignId,
         did: Seq,
@@ -392,7 +454,12 @@ def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lis
 
     # ---------------------------------------------------------------- statistics
 
-    @app.get("/v1/campaigns/{campaign_id}/dice-stats", tags=["read models"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/dice-stats",
+        tags=["read models"],
+        response_model=DiceStats,
+        response_model_exclude_unset=True,
+    )
     def get_dice_stats(
         campaign_id: CampaignId,
         response: Response,

@@ -23,6 +23,7 @@ from cgledger.api.deps import (
     _etag,
     run,
 )
+from cgledger.api.models import AmendmentPage, AmendmentView, Definition, DefinitionView
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import NotFound
 from cgledger.domain.requests import Body
@@ -96,13 +97,23 @@ def install_definition_routes(app: FastAPI) -> None:
         schema: dict[str, Any] = _ruleset(ruleset).definition.model_json_schema()
         return schema
 
-    @app.get("/v1/rulesets/{ruleset}/sample-definition", tags=["rulesets"])
+    @app.get(
+        "/v1/rulesets/{ruleset}/sample-definition",
+        tags=["rulesets"],
+        response_model=Definition,
+        response_model_exclude_unset=True,
+    )
     def sample_definition(ruleset: RulesetId) -> dict[str, Any]:
         """The ruleset's sample definition: synthetic data (``"sample": true``);
         the real maps and charts belong to their publisher."""
         return dict(_ruleset(ruleset).sample_definition)
 
-    @app.get("/v1/campaigns/{campaign_id}/definition", tags=["definition"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/definition",
+        tags=["definition"],
+        response_model=DefinitionView,
+        response_model_exclude_unset=True,
+    )
     def get_definition(
         campaign_id: CampaignId, response: Response, caller: Auth, at: At = None
     ) -> dict[str, Any]:
@@ -112,7 +123,11 @@ def install_definition_routes(app: FastAPI) -> None:
         return definition_view(caller.ledger, as_of(caller.ledger, caller.campaign, at))
 
     @app.post(
-        "/v1/campaigns/{campaign_id}/definition-amendments", status_code=201, tags=["definition"]
+        "/v1/campaigns/{campaign_id}/definition-amendments",
+        status_code=201,
+        tags=["definition"],
+        response_model=AmendmentView,
+        response_model_exclude_unset=True,
     )
     def request_amendment(
         campaign_id: CampaignId,
@@ -140,7 +155,12 @@ def install_definition_routes(app: FastAPI) -> None:
         response.headers["Location"] = f"/v1/campaigns/{campaign_id}/definition-amendments/{aid}"
         return _appended(response, done, amendment_view(ledger, done.campaign, aid))
 
-    @app.get("/v1/campaigns/{campaign_id}/definition-amendments", tags=["definition"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/definition-amendments",
+        tags=["definition"],
+        response_model=AmendmentPage,
+        response_model_exclude_unset=True,
+    )
     def list_amendments(
         campaign_id: CampaignId,
         response: Response,
@@ -156,7 +176,12 @@ def install_definition_routes(app: FastAPI) -> None:
         items = [amendment_view(caller.ledger, campaign, aid) for aid in page]
         return {"items": items, "version": campaign.version, "next_after": next_after}
 
-    @app.get("/v1/campaigns/{campaign_id}/definition-amendments/{aid}", tags=["definition"])
+    @app.get(
+        "/v1/campaigns/{campaign_id}/definition-amendments/{aid}",
+        tags=["definition"],
+        response_model=AmendmentView,
+        response_model_exclude_unset=True,
+    )
     def get_amendment(
         campaign_id: CampaignId, aid: Seq, response: Response, caller: Auth
     ) -> dict[str, Any]:
@@ -164,7 +189,10 @@ def install_definition_routes(app: FastAPI) -> None:
         return amendment_view(caller.ledger, caller.campaign, aid)
 
     @app.post(
-        "/v1/campaigns/{campaign_id}/definition-amendments/{aid}/approve", tags=["definition"]
+        "/v1/campaigns/{campaign_id}/definition-amendments/{aid}/approve",
+        tags=["definition"],
+        response_model=AmendmentView,
+        response_model_exclude_unset=True,
     )
     def approve_amendment(
         campaign_id: CampaignId,
@@ -194,7 +222,10 @@ def install_definition_routes(app: FastAPI) -> None:
         return _appended(response, done, amendment_view(ledger, done.campaign, aid))
 
     @app.post(
-        "/v1/campaigns/{campaign_id}/definition-amendments/{aid}/reject", tags=["definition"]
+        "/v1/campaigns/{campaign_id}/definition-amendments/{aid}/reject",
+        tags=["definition"],
+        response_model=AmendmentView,
+        response_model_exclude_unset=True,
     )
     def reject_amendment(
         campaign_id: CampaignId,

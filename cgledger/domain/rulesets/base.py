@@ -206,7 +206,10 @@ class Rules:
     def roster(
         self, engine: Engine, side: str, visible: Callable[[int | None], bool]
     ) -> dict[str, Any]:
-        """The side's CG Roster; ``visible(seq)`` says whether the viewer may see an event."""
+        """The side's CG Roster; ``visible(seq)`` says whether the viewer may see an event.
+
+        It names its ``columns`` and lays out the rest as the ruleset's paper
+        roster does (one line per CG Date in ``lines``, where it has them)."""
         del engine, side, visible
         raise NotImplementedError
 

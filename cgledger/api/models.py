@@ -1,0 +1,446 @@
+"""Response models: what the core routes answer, typed for generated clients.
+
+Each model names the fields a client can rely on. The models allow extra
+fields (``extra="allow"``) so that a view which grows a field never loses it
+to its model; routes answer with ``response_model_exclude_unset``, so a field
+the view does not set is not invented either. Payloads that differ by event
+type stay JSON objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+    database: str
+
+
+class Index(BaseModel):
+    name: str
+    version: str
+    health: str
+    docs: str
+    openapi: str
+    rulesets: str
+
+
+class ServerKey(_Open):
+    algorithm: str
+    public_key: str
+    key_id: str
+
+
+class Checkpoint(BaseModel):
+    """A signed checkpoint (docs/dice-protocol.md §4)."""
+
+    campaign: str
+    seq: int
+    head: str
+    time: str
+    algorithm: str
+    key: str
+    signature: str
+
+
+class StepRef(BaseModel):
+    id: str
+    title: str
+
+
+class CampaignView(_Open):
+    id: str
+    ruleset: str
+    campaign: str
+    title: str
+    sides: list[str]
+    cg_date: str | None
+    cg_dates: list[str]
+    extendable: bool
+    reph_step: dict[str, StepRef | None]
+    ready_for_next_cg_date: list[str]
+    #: ``null`` for a campaign created before CG definitions existed.
+    definition_hash: str | None
+    rolls: int
+    version: int
+    head: str
+    #: The caller's role (``GET /v1/campaigns/{id}``).
+    you: str | None = None
+
+
+class CampaignCreated(CampaignView):
+    #: One token per side and the referee; ``null`` on a retry (shown once).
+    tokens: dict[str, str] | None
+    tokens_note: str | None = None
+    checkpoint: Checkpoint
+
+
+class RollView(_Open):
+    index: int
+    dice: list[int] | None
+    commitment: str
+    seed: str | None
+    secret: bool
+    side: str
+    purpose: str
+    client_nonce: str
+    seq: int
+    count: int
+    nonce_source: str
+    event_type: str
+    rule: str | None
+    revealed_seq: int | None
+    reverted_by: int | None
+    after_undo: Any = None
+    outcome: dict[str, Any] | None
+    #: The campaign's signed checkpoint, on answers that appended.
+    checkpoint: Checkpoint | None = None
+
+
+class EventItem(_Open):
+    """One event as the caller may see it (docs/dice-protocol.md §3)."""
+
+    seq: int
+    type: str
+    recorded_at: str
+    actor: str
+    payload: dict[str, Any]
+    secret: dict[str, Any] | None
+    secret_digest: str
+    prev_hash: str
+    hash: str
+    reverted_by: int | None = None
+
+
+
+
+class Page(BaseModel):
+    """The fields every paged list has."""
+
+    version: int
+    #: Pass as ``after`` for the next page; ``null`` at the end.
+    next_after: int | None
+
+
+class EventPage(Page):
+    items: list[EventItem]
+
+
+class RevealedEvent(EventItem):
+    """The event whose secret part was revealed, and the campaign's checkpoint."""
+
+    checkpoint: Checkpoint | None = None
+
+
+class TableRef(BaseModel):
+    id: str
+    hash: str
+
+
+class AppliedDrm(_Open):
+    """One DRM as applied: its id, the rule's words and the value it added."""
+
+    id: str
+    text: str | None = None
+    value: int
+
+
+class TableRollView(_Open):
+    """A table roll: the roll, the Original roll, every DRM applied, the Final
+    result and the outcome (``null`` to a viewer who may not see it yet)."""
+
+    seq: int
+    table: TableRef
+    side: str
+    cg_date: str | None
+    secret: bool
+    revealed_seq: int | None
+    reverted_by: int | None
+    roll: RollView
+    visible: bool
+    inputs: dict[str, Any] | None
+    original: int | None
+    drm: list[AppliedDrm] | None
+    final: int | None
+    outcome: dict[str, Any] | None
+    checkpoint: Checkpoint | None = None
+
+
+class ActionResult(_Open):
+    """What a ruleset command appended, as the caller sees it, with its roll."""
+
+    seq: int
+    event: EventItem
+    roll: RollView | None
+    checkpoint: Checkpoint | None = None
+
+
+class CGDateView(CampaignView):
+    """The campaign after a side said it is ready for the next CG Date."""
+
+    seq: int
+    checkpoint: Checkpoint | None = None
+
+
+# ------------------------------------------------------------------ rulesets
+
+
+class CampaignInfo(_Open):
+    name: str
+    rule: str
+    cg_dates: list[str]
+    initial_date: str | None
+    extendable: bool
+    notes: str
+
+
+class ActionInfo(BaseModel):
+    path: str
+    rule: str
+    summary: str
+
+
+class RePhStepInfo(_Open):
+    rule: str
+    title: str
+    markers: list[str]
+    sides: list[str]
+    joint: bool
+    action: str | None
+    from_date: str | None
+    reading: str | None
+
+
+class InitiativeRow(BaseModel):
+    #: Each side's chit: "attack" or "idle".
+    chits: dict[str, str]
+    scenario: str
+
+
+class Initiative(BaseModel):
+    rule: str
+    matrix: list[InitiativeRow]
+
+
+class RulesetInfo(_Open):
+    id: str
+    title: str
+    sides: list[str]
+    campaigns: list[CampaignInfo]
+    roster: bool
+    actions: list[ActionInfo]
+    reph_steps: list[RePhStepInfo]
+    scenario_types: list[str]
+    initiative: Initiative | None
+    tables: int
+    tables_url: str
+    definition_schema_url: str
+    sample_definition_url: str
+    notes: str
+
+
+class DrmInfo(_Open):
+    """A named DRM of a table: ``fixed`` (``value``), ``per`` a count the
+    roller gives, ``valued`` (x given by the roller) or ``input``."""
+
+    id: str
+    text: str
+    kind: str
+
+
+class InputEdge(BaseModel):
+    """A band edge read from a table input, plus an offset (e.g. CG23's circled number)."""
+
+    input: str
+    offset: int
+
+
+class Band(_Open):
+    range: str
+    lo: int | InputEdge | None
+    hi: int | InputEdge | None
+    result: str
+
+
+class TableInfo(_Open):
+    id: str
+    title: str
+    rule: str
+    dice: str
+    secret: bool
+    read_on: str
+    drms: list[DrmInfo]
+    bands: list[Band]
+    hash: str
+
+
+class Definition(_Open):
+    """A CG definition (DESIGN §7). The complete schema of each ruleset's is at
+    ``GET /v1/rulesets/{r}/definition-schema``."""
+
+    sample: bool = False
+    title: str = ""
+    notes: str = ""
+    attack_chits: dict[str, int] = {}
+    rg_chart: dict[str, list[dict[str, Any]]] = {}
+    map_groups: list[dict[str, Any]] = []
+
+
+class DefinitionView(BaseModel):
+    definition: Definition | None
+    #: sha256 over the canonical form (docs/dice-protocol.md).
+    hash: str | None
+    #: The seq of the event that put this definition in force.
+    seq: int | None
+    version: int
+
+
+class Answer(_Open):
+    seq: int
+    by: str
+    note: str | None
+
+
+class AmendmentView(_Open):
+    id: int
+    status: str
+    by: str
+    patch: dict[str, Any]
+    reason: str
+    base_hash: str
+    result_hash: str
+    answer: Answer | None
+    version: int
+    checkpoint: Checkpoint | None = None
+
+
+class AmendmentPage(Page):
+    items: list[AmendmentView]
+
+
+# ------------------------------------------------------------------ read models
+
+
+class RosterView(_Open):
+    """A side's CG Roster as its ruleset lays it out (``columns``), e.g. one
+    line per CG Date in ``lines``; a value the caller may not see yet is
+    ``null`` and named in the line's ``hidden``."""
+
+    campaign: str
+    side: str
+    cg_date: str | None
+    version: int
+    columns: list[str]
+    lines: list[dict[str, Any]] | None = None
+
+
+class Reverted(_Open):
+    seq: int
+    by_undo: int
+
+
+class StateView(_Open):
+    at: int
+    campaign: CampaignView
+    #: Each side's CG Roster; ``null`` where the ruleset keeps none.
+    rosters: dict[str, RosterView] | None
+    reverted: list[Reverted]
+    #: The ids of the undo requests still pending.
+    pending_undo_requests: list[int]
+    #: The ids of the disputes still open.
+    open_disputes: list[int]
+
+
+class DiceStats(_Open):
+    """Counts, faces, 2d6 totals, means and chi-square p-values."""
+
+    filters: dict[str, Any]
+    rolls: int
+    hidden: int
+    reverted: int
+    dr: dict[str, Any]
+    DR: dict[str, Any]
+    dice: dict[str, Any]
+    by_side: dict[str, Any]
+    version: int
+
+
+# ------------------------------------------------------------------ undo and disputes
+
+
+class Planned(_Open):
+    reverts: list[int]
+    restores: list[int]
+
+
+class UndoDone(_Open):
+    """What an applied undo did: the events it reverted and restored, and the rolls."""
+
+    seq: int
+    approved_by: str
+    at_once: bool
+    reverts: list[int]
+    restores: list[int]
+    rolls: list[Any]
+    reverted_by: int | None
+
+
+class UndoRequestView(_Open):
+    id: int
+    status: str
+    by: str
+    seqs: list[int] | None
+    to_seq: int | None
+    reason: str
+    planned: Planned | None
+    undo: UndoDone | None
+    answer: Answer | None
+    version: int
+    checkpoint: Checkpoint | None = None
+
+
+class UndoRequestPage(Page):
+    items: list[UndoRequestView]
+
+
+class Resolution(_Open):
+    seq: int
+    by: str
+    decision: str
+    note: str
+    undo: Any = None
+
+
+class RevertWould(_Open):
+    """What resolving the dispute with ``revert`` would do, or why it is refused."""
+
+    reverts: list[int] | None = None
+    restores: list[int] | None = None
+    #: Why a revert would be refused (the rule or the undo it breaks).
+    refused: str | None = None
+
+
+class DisputeView(_Open):
+    id: int
+    seq: int
+    by: str
+    claim: str
+    status: str
+    resolution: Resolution | None
+    version: int
+    revert_would: RevertWould | None = None
+    #: The roll's proof, the state before and after, the table re-read.
+    evidence: dict[str, Any] | None = None
+    checkpoint: Checkpoint | None = None
+
+
+class DisputePage(Page):
+    items: list[DisputeView]
