@@ -334,15 +334,18 @@ def test_table_is_defined_once_and_rolls_carry_its_hash(sg: Game) -> None:
 
 def test_each_table_defaults_to_its_rules_secrecy(sg: Game) -> None:
     for n, (table_id, (_, secret)) in enumerate(sorted(SG_TABLES.items())):
-        view = created(roll(sg, "German", table_id))
+        # The side its rule names (3.6's columns, 3.7's M4 Groups), else the German.
+        side = (REGISTRY["sg"].tables[table_id].sides or ("German",))[0]
+        opponent = "American" if side == "German" else "German"
+        view = created(roll(sg, side, table_id))
         assert view["roll"]["index"] == 2 * n
         assert view["secret"] is secret, table_id
         assert view["roll"]["secret"] is secret, table_id
-        opp = ok(sg.get("American", f"/rolls/{2 * n}"))
+        opp = ok(sg.get(opponent, f"/rolls/{2 * n}"))
         assert (opp["dice"] is None) is secret, table_id
         assert (opp["seed"] is None) is secret, table_id
         # "secret": null is the default too
-        again = created(roll(sg, "German", table_id, {"secret": None}))
+        again = created(roll(sg, side, table_id, {"secret": None}))
         assert again["secret"] is secret, table_id
 
 

@@ -216,6 +216,8 @@ class CampaignMachine(RuleBasedStateMachine):
             body["secret"] = secret
         n = self.live().roll_count
         out = self.append(who, f"/tables/{table}/rolls", body)
+        if who == "US" and table == "kgp:8.6201":
+            assert out is None, "8.6201 is the German's roll (DESIGN §8)"
         if out is not None:
             assert out["roll"]["index"] == n
             expected = secret if secret is not None else table == "kgp:8.6201"

@@ -280,6 +280,12 @@ class TableInfo(_Open):
     drms: list[DrmInfo]
     bands: list[Band]
     hash: str
+    #: The sides its rule names; left out: every side (DESIGN §8).
+    sides: list[str] | None = None
+    #: The first CG Date it is rolled on; left out: every date.
+    from_date: str | None = None
+    #: The only CG Dates it is rolled on; left out: every date.
+    on_dates: list[str] | None = None
 
 
 class Definition(_Open):

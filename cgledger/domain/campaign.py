@@ -623,6 +623,7 @@ class Campaign(Aggregate):
         rules call Secret is secret unless ``secret`` is false."""
         self._require_role(ctx)
         table = self.table(table_id)
+        self._check_binding(ctx, table)
         if table.endpoint:
             raise RuleViolation(
                 f"{table.rule}: {table.id} changes the campaign's state; roll it with "
@@ -648,6 +649,30 @@ class Campaign(Aggregate):
         return self.append(
             ctx, "TableRolled", payload, values_out, owner=ctx.actor if hidden else None
         )
+
+    def _check_binding(self, ctx: Ctx, table: tablebook.Table) -> None:
+        """DESIGN §8: a table is rolled by the sides its rule names, on the CG
+        Dates it allows (403, 409; the detail starts with the rule number). The
+        referee may roll any table at any time: a ruling, recorded as the
+        referee's (the roll's ``side`` is ``referee``)."""
+        if ctx.actor == REFEREE:
+            return
+        if table.sides and ctx.actor not in table.sides:
+            raise Forbidden(
+                f"{table.rule}: the {table.title} is rolled by the "
+                f"{' or '.join(table.sides)} side, not by the {ctx.actor} side",
+                rule=table.rule,
+            )
+        if not self.ruleset.rolled_on(table, self.cg_date):
+            when = (
+                f"only on {' and '.join(table.on_dates)}"
+                if table.on_dates
+                else f"from {table.from_date} on"
+            )
+            raise RuleViolation(
+                f"{table.rule}: the {table.title} is rolled {when}; the CG Date is {self.cg_date}",
+                rule=table.rule,
+            )
 
     def table(self, table_id: str) -> tablebook.Table:
         table = self.ruleset.table(table_id)

@@ -172,6 +172,14 @@ class Table:
     #: The endpoint that rolls this table because its result changes the
     #: ledger's state (8.616 CPP, 8.622 Recon); empty for a plain table roll.
     endpoint: str = ""
+    #: Who rolls it and when (DESIGN §8), as its rule text says: the sides it
+    #: names (empty: every side), the first CG Date it is rolled on
+    #: (``from_date``), or the only CG Dates it is rolled on (``on_dates``).
+    #: They decide who may roll, not how a roll reads, so they are not part of
+    #: the table's definition, content hash or equality (see ``BINDING``).
+    sides: tuple[str, ...] = field(default=(), compare=False)
+    from_date: str | None = field(default=None, compare=False)
+    on_dates: tuple[str, ...] = field(default=(), compare=False)
     _drm: dict[str, DrmDef] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -522,14 +530,23 @@ def definition(table: Table) -> dict[str, Any]:
     return data
 
 
+#: The fields of a :class:`Table` that say who may roll it and when: left out
+#: of its definition, so a table's content hash (recorded with every roll made
+#: on it) changes only when the way it reads a roll does.
+BINDING = frozenset({"sides", "from_date", "on_dates"})
+
+
 def _plain(obj: Any) -> Any:
     if isinstance(obj, bool):
         return int(obj)
     if isinstance(obj, Ref):
         return {"input": obj.input, "offset": obj.offset}
     if isinstance(obj, (Table, Band, DrmDef, InputDef, Lookup, Special, Amount)):
+        skip = BINDING if isinstance(obj, Table) else frozenset()
         return {
-            k: _plain(v) for k, v in vars(obj).items() if not k.startswith("_") and v is not None
+            k: _plain(v)
+            for k, v in vars(obj).items()
+            if not k.startswith("_") and v is not None and k not in skip
         }
     if isinstance(obj, (tuple, list)):
         return [_plain(v) for v in obj]
@@ -652,6 +669,12 @@ def describe(table: Table) -> dict[str, Any]:
         out["notes"] = list(table.notes)
     if table.endpoint:
         out["endpoint"] = table.endpoint
+    if table.sides:
+        out["sides"] = list(table.sides)
+    if table.from_date is not None:
+        out["from_date"] = table.from_date
+    if table.on_dates:
+        out["on_dates"] = list(table.on_dates)
     return out
 
 

@@ -256,6 +256,9 @@ class Ruleset:
     #: The Initiative matrix; ``None`` where the ruleset has no Initiative step.
     initiative: Initiative | None = None
     notes: str = ""
+    #: Orders canonical CG Dates (``period_date_key``); needed only by a
+    #: ruleset whose tables are rolled from a date on (``Table.from_date``).
+    date_key: Callable[[str], tuple[int, int] | None] | None = None
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -269,6 +272,8 @@ class Ruleset:
                     raise ValueError(f"{self.id} {step.id}: unknown side {side!r}")
             if step.action is not None and step.action not in self.rules.actions:
                 raise ValueError(f"{self.id} {step.id}: unknown action {step.action!r}")
+        for table in self.tables.values():
+            self._check_binding(table)
         if self.initiative is not None:
             pairs = {(a, b) for a in CHITS for b in CHITS}
             if len(self.sides) != 2 or set(self.initiative.matrix) != pairs:
@@ -276,6 +281,28 @@ class Ruleset:
             unknown = set(self.initiative.matrix.values()) - set(self.scenario_types)
             if unknown:
                 raise ValueError(f"{self.id}: unknown scenario types {sorted(unknown)}")
+
+    def _check_binding(self, table: Table) -> None:
+        unknown = [s for s in table.sides if s not in self.sides]
+        if unknown:
+            raise ValueError(f"{table.id}: unknown sides {unknown}")
+        dates = [*table.on_dates, *([table.from_date] if table.from_date else [])]
+        for date in dates:
+            if self.normalize_date(date) != date:
+                raise ValueError(f"{table.id}: {date!r} is not a canonical CG Date")
+        if table.from_date is not None and (
+            self.date_key is None or self.date_key(table.from_date) is None
+        ):
+            raise ValueError(f"{table.id}: from_date needs the ruleset's date_key")
+
+    def rolled_on(self, table: Table, cg_date: str) -> bool:
+        """Whether ``table``'s rule has it rolled on ``cg_date`` (DESIGN §8)."""
+        if table.on_dates and cg_date not in table.on_dates:
+            return False
+        if table.from_date is None or self.date_key is None:
+            return True
+        now, first = self.date_key(cg_date), self.date_key(table.from_date)
+        return now is not None and first is not None and now >= first
 
     def table(self, table_id: str) -> Table | None:
         """A table by its id, with or without the "<ruleset>:" prefix."""
@@ -288,6 +315,20 @@ class Ruleset:
 
     def step_order(self, step_id: str) -> int:
         return self._step_index[step_id]
+
+
+def period_date_key(periods: Mapping[str, str]) -> Callable[[str], tuple[int, int] | None]:
+    """Orders canonical CG Dates ('19 PM' before '20 AM'): by day, then by the
+    order of the periods in ``periods`` (as given to :func:`period_date_normalizer`)."""
+    order = list(dict.fromkeys(periods.values()))
+
+    def key(date: str) -> tuple[int, int] | None:
+        day, _, period = date.partition(" ")
+        if not day.isdigit() or period not in order:
+            return None
+        return int(day), order.index(period)
+
+    return key
 
 
 def period_date_normalizer(periods: Mapping[str, str]) -> Callable[[str], str | None]:

@@ -17,6 +17,7 @@ from cgledger.domain.rulesets.base import (
     Initiative,
     RePhStep,
     Ruleset,
+    period_date_key,
     period_date_normalizer,
 )
 
@@ -159,13 +160,17 @@ REPH_STEPS = (
     ),
 )
 
+#: The periods of a CG Date, in their order within a day.
+PERIODS = {"am": "AM", "pm": "PM", "eve": "EVE", "n": "N"}
+
 RULESET = Ruleset(
     id="abtf",
     title="A Bridge Too Far",
     sides=(BRITISH, GERMAN),
     campaigns=CAMPAIGNS,
     reph_steps=REPH_STEPS,
-    normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "eve": "EVE", "n": "N"}),
+    normalize_date=period_date_normalizer(PERIODS),
+    date_key=period_date_key(PERIODS),
     new_date_step="9.612",  # 9.6121 New CG Date
     sequence_rule="9.6",
     definition=definition.MODEL,

@@ -44,7 +44,9 @@ table's ``notes``):
   speaks of eliminated vehicles). Footnote 1 begins "Unit/ Unit(s)"; the cut
   fragment "Unit/" is dropped. The Uncontrolled Territory DRM is cut after
   "between the current Setup/"; its rounding is lost and is read FRU, like the
-  same DRM of 9.6054. The subsequent drs of footnote 2 are the tables
+  same DRM of 9.6054. 9.613 is cut before it says how the DR is made; it is
+  Secret by default, as the parallel KGP 8.613 says ("Make a separate Secret
+  DR"). The subsequent drs of footnote 2 are the tables
   ``abtf:9.613-casualty-personnel`` and ``abtf:9.613-casualty-vehicle``; their
   ≤ 3 result (no effect) is not worded in the rule.
 * 9.6141b: the drm "Vehicle is in a Front Line Location/" is cut at its slash.
@@ -79,8 +81,9 @@ table's ``notes``):
   British: Commando, Engineer, Glider; German: SS PG, SS Recon, Engineer, VG;
   (Armor): Med Tank, Hvy Tank, SPG, Lt Tank, AC. Rows with the same leader
   are merged; the empty (Armor) cells of rows ≥ 6 are "No Armor Leader".
-  9.6183 is cut off before it says how the DR is made, so it is not marked
-  secret.
+  9.6183 is cut off before it says how the DR is made; it is Secret by default,
+  read from its neighbours (9.6181 and 9.6182 roll secretly for the same RG)
+  and from the parallel KGP 8.6206 ("make one Secret DR").
 * 9.6184: each cell's vehicle names and their "xN" counts are printed in two
   columns; they are paired in order ("SPW 250/9 SdKfz 10/4 | x2 x1" is "SPW
   250/9 x2; SdKfz 10/4 x1").
@@ -274,6 +277,8 @@ def _san(rule: str, side: str, threshold: int, word: str) -> Table:
         id=f"abtf:{rule}",
         rule=rule,
         title=f"{side} SAN Adjustment",
+        # 9.61221/9.61222: each side's SAN, and its dr, is its own.
+        sides=(side,),
         dice=1,
         bands=(
             le(3, f"{side} SAN unchanged"),
@@ -351,6 +356,10 @@ SHIFT = Table(
     rule="9.613",
     title="Shift Table",
     dice=2,
+    # Secret, read from the parallel rule: 9.613 is cut before it says how the DR
+    # is made, and KGP 8.613, whose table this is, says "Make a separate Secret DR
+    # on the following table for each unit/group attempting to Shift".
+    secret=True,
     bands=(
         le(8, "Successful Shift"),
         span(
@@ -397,6 +406,8 @@ SHIFT = Table(
         "attempt, all units/Equipment Eliminated' (footnote 3 speaks of eliminated "
         "vehicles).",
         "Footnote 1 begins 'Unit/ Unit(s)'; the cut fragment 'Unit/' is dropped.",
+        "Secret by default: 9.613 is cut before it says how the DR is made; the parallel "
+        "KGP 8.613 says 'Make a separate Secret DR on the following table'.",
         "The Uncontrolled Territory DRM is cut after 'the current Setup/'; its rounding is "
         "lost and read FRU, like the same DRM of 9.6054.",
     ),
@@ -575,6 +586,8 @@ SW_STAR = Table(
     id="abtf:9.6182-star",
     rule="9.6182",
     title="Support Weapon Allotment: German PSK/Lt. Mtr (*)",
+    # 9.6182 chart: the "*" dr gives a German RG its PSK or Lt. Mtr
+    sides=("German",),
     dice=1,
     bands=(le(2, "RG receives a Lt. Mtr"), ge(3, "RG receives a PSK")),
     # 9.6182 chart: "* Make a secret dr; 1-2 RG receives a Lt. Mtr, 3-6 RG receives a PSK"
@@ -666,12 +679,20 @@ _LEADER_NOTES = (
     "of the RG it serves (British: Commando, Engineer, Glider; German: SS PG, SS Recon, "
     "Engineer, VG; (Armor): Med Tank, Hvy Tank, SPG, Lt Tank, AC). The block's last row "
     "'+2 VG, AC' stands in the British columns but names German types.",
-    "9.6183 is cut off before it says how the DR is made; not marked secret.",
+    "9.6183 is cut off before it says how the DR is made. Secret by default, read from "
+    "its neighbours: 9.6181 and 9.6182 make their rolls for the just-purchased (secret) "
+    "RG secretly, and the parallel KGP 8.6206 says 'make one Secret DR'.",
 )
 _RG = "rg-type"
 
 
-def _leader(suffix: str, column: str, bands: tuple[Band, ...], drms: tuple[DrmDef, ...]) -> Table:
+def _leader(
+    suffix: str,
+    column: str,
+    bands: tuple[Band, ...],
+    drms: tuple[DrmDef, ...],
+    sides: tuple[str, ...] = (),
+) -> Table:
     return Table(
         id=f"abtf:9.6183-{suffix}",
         rule="9.6183",
@@ -679,7 +700,10 @@ def _leader(suffix: str, column: str, bands: tuple[Band, ...], drms: tuple[DrmDe
         dice=2,
         bands=bands,
         drms=drms,
+        secret=True,  # see _LEADER_NOTES: the rule is cut; read from 9.6181-9.6182 and 8.6206
         notes=_LEADER_NOTES,
+        # A side's column serves its own RG; the (Armor) column both sides'.
+        sides=sides,
     )
 
 
@@ -702,6 +726,7 @@ LEADER_BRITISH = _leader(
         fixed("engineer", -2, "Engineer", group=_RG),
         fixed("glider", 1, "Glider", group=_RG),
     ),
+    sides=("British",),
 )
 
 # 9.6183 LEADER TABLE, German column (first row "< 2" read ≤ 1)
@@ -722,6 +747,7 @@ LEADER_GERMAN = _leader(
         fixed("engineer", -2, "Engineer", group=_RG),
         fixed("vg", 2, "VG", group=_RG),
     ),
+    sides=("German",),
 )
 
 # 9.6183 LEADER TABLE, (Armor) column (first row "< 2" read ≤ 1; blank cells: no leader)
@@ -753,6 +779,8 @@ def _vehicle_group(rg: str, rows: tuple[tuple[int, int, str], ...]) -> Table:
         id=f"abtf:9.6184-{rg}",
         rule="9.6184",
         title=f"German Vehicle Group Composition: {rg}",
+        # 9.6184: "For each German A2, A3, A4, or A6 RG purchased ... make a dr"
+        sides=("German",),
         dice=1,
         bands=tuple(bands),
         notes=(
@@ -812,6 +840,10 @@ AMMO_SHORTAGE = Table(
     id="abtf:9.6201",
     rule="9.6201",
     title="Ammunition Shortage Level Change",
+    # 9.6201: "Commencing on the 19AM CG Date (and every CG Date thereafter) the
+    # British player makes a DR" (not after an Idle date: the RePh step engine)
+    sides=("British",),
+    from_date="19 AM",
     dice=2,
     bands=(le(9, "No Change"), ge(10, "Shortage increases one Level")),
     drms=(

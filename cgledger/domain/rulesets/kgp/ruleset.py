@@ -36,6 +36,7 @@ from cgledger.domain.rulesets.base import (
     Initiative,
     RePhStep,
     Ruleset,
+    period_date_key,
     period_date_normalizer,
 )
 from cgledger.domain.rulesets.kgp import definition
@@ -188,13 +189,17 @@ def cpp_base(campaign: str, cg_date: str, side: str) -> int | None:
     return us if side == US else german
 
 
+#: The periods of a CG Date, in their order within a day.
+PERIODS = {"am": "AM", "pm": "PM", "n": "N"}
+
 RULESET = Ruleset(
     id="kgp",
     title="Kampfgruppe Peiper",
     sides=SIDES,
     campaigns=CAMPAIGNS,
     reph_steps=REPH_STEPS,
-    normalize_date=period_date_normalizer({"am": "AM", "pm": "PM", "n": "N"}),
+    normalize_date=period_date_normalizer(PERIODS),
+    date_key=period_date_key(PERIODS),
     new_date_step="8.612",  # 8.6121 New CG Date
     sequence_rule="8.6",
     definition=definition.MODEL,

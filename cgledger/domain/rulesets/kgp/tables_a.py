@@ -530,6 +530,9 @@ DEC22N_REFUEL = Table(
     id="kgp:8.6141c",
     rule="8.6141c",
     title="German Gas Siphoning: Dec 22 N refuel",
+    # 8.6141c: "If the current CG Date is Dec 22 N, the German may make a Secret dr"
+    sides=("German",),
+    on_dates=("22 N",),
     dice=1,
     bands=(
         Band(
@@ -630,6 +633,9 @@ SPECIAL_AMMO = Table(
     id="kgp:8.6146",
     rule="8.6146",
     title="Special Ammo: German Depleted Ammo type",
+    # 8.6146: U.S. Weapons are replenished without a roll; "Each such German
+    # Weapon ... must make a Final dr of ≤ 3"
+    sides=("German",),
     dice=1,
     bands=(
         le(3, "Special ammunition restored"),

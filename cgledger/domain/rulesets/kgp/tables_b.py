@@ -183,6 +183,10 @@ AMMUNITION_SHORTAGE = Table(
     id="kgp:8.618",
     rule="8.618",
     title="German Ammunition Shortage DR",
+    # 8.618: "Beginning on Dec 20 AM, and on each CG Date thereafter (if
+    # necessary), the German makes a DR"
+    sides=("German",),
+    from_date="20 AM",
     dice=2,
     bands=(
         le(11, "No Ammunition Shortage"),
@@ -210,6 +214,8 @@ RG_STRENGTH = Table(
     id="kgp:8.6201",
     rule="8.6201",
     title="German RG Strength Table",
+    # 8.6201: "For each such RG the German player has just purchased ... he must make one DR"
+    sides=("German",),
     dice=2,
     bands=(le(11, "Full Strength"), ge(12, "Depleted")),
     drms=(
@@ -236,6 +242,8 @@ INF_PLTN_QUALITY = Table(
     id="kgp:8.6202",
     rule="8.6202",
     title="U.S. (Arm'd) Inf Pltn Quality",
+    # 8.6202: "The U.S. player must make one dr for each such just-purchased ... RG"
+    sides=("US",),
     dice=1,
     bands=(
         le(1, "Elite (6-6-7/3-4-7)"),
@@ -261,6 +269,8 @@ def _med_tank(suffix: str, rows: tuple[tuple[int, int, str], ...]) -> Table:
         id=f"kgp:8.6203-{suffix}",
         rule="8.6203",
         title=f"U.S. Medium Tank Models: Med Tank Pltn {suffix}",
+        # 8.6203: "for each purchased or OB-given U.S. Med Tank Pltn"
+        sides=("US",),
         dice=2,
         bands=tuple(bands),
         notes=(
@@ -308,6 +318,8 @@ HW_PLTN_EQUIPMENT = Table(
     id="kgp:8.6205",
     rule="8.6205",
     title="German HW Pltn: Depleted HW Pltn Equipment dr",
+    # 8.6205: "Each Full-Strength German 'HW'-type Pltn RG ..." (a Depleted one rolls)
+    sides=("German",),
     dice=1,
     bands=(
         le(4, "The Equipment piece is received"),
@@ -360,6 +372,7 @@ def _leader(
     drms: tuple[DrmDef, ...],
     bands: tuple[Band, ...],
     *notes: str,
+    sides: tuple[str, ...] = (),
 ) -> Table:
     return Table(
         id=f"kgp:8.6206-{suffix}",
@@ -371,6 +384,8 @@ def _leader(
         # 8.6206: "make one Secret DR on the appropriate column of the following table"
         secret=True,
         notes=(*_LEADER_NOTES, *notes),
+        # A personnel column serves its side's RG; the armor column both sides'.
+        sides=sides,
     )
 
 
@@ -381,6 +396,7 @@ LEADER_US = _leader(
     (le(1, "10-3"), eq(2, "10-2"), eq(3, "9-2"), eq(4, "9-1"), span(5, 6, "8-1"),
      span(7, 8, "8-0"), eq(9, "7-0"), eq(10, "6+1"), ge(11, NO_LEADER)),
     "Rows 5 and 6 both read 8-1 and are one band; the first row reads '1' (written ≤ 1).",
+    sides=("US",),
 )  # fmt: skip
 LEADER_GERMAN = _leader(
     "german",
@@ -389,6 +405,7 @@ LEADER_GERMAN = _leader(
     (le(1, "10-3"), eq(2, "10-2"), eq(3, "9-2"), eq(4, "9-1"), eq(5, "8-1"), eq(6, "8-0"),
      span(7, 9, "7-0"), eq(10, "6+1"), ge(11, NO_LEADER)),
     "Rows 7-8 and 9 both read 7-0 and are one band; the first row reads '1' (written ≤ 1).",
+    sides=("German",),
 )  # fmt: skip
 LEADER_ARMOR = _leader(
     "armor",

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from cgledger.domain.rulesets.base import CampaignDef, RePhStep, Ruleset, period_date_normalizer
+from cgledger.domain.rulesets.base import (
+    CampaignDef,
+    RePhStep,
+    Ruleset,
+    period_date_key,
+    period_date_normalizer,
+)
 from cgledger.domain.rulesets.sg import definition
 from cgledger.domain.rulesets.sg import tables as sg_tables
 
@@ -67,15 +73,17 @@ REPH_STEPS = (
     ),
 )
 
+#: The periods of a CG Date, in their order within a day.
+PERIODS = {"morning": "Morning", "afternoon": "Afternoon", "evening": "Evening", "night": "Night"}
+
 RULESET = Ruleset(
     id="sg",
     title="SG: a short US/German CG of VP-based Purchase Points",
     sides=(AMERICAN, GERMAN),
     campaigns=CAMPAIGNS,
     reph_steps=REPH_STEPS,
-    normalize_date=period_date_normalizer(
-        {"morning": "Morning", "afternoon": "Afternoon", "evening": "Evening", "night": "Night"}
-    ),
+    normalize_date=period_date_normalizer(PERIODS),
+    date_key=period_date_key(PERIODS),
     new_date_step="4.0",  # 4.0 Next CG Scenario
     sequence_rule="1.2",  # "complete each step before moving on to the next step"
     definition=definition.MODEL,

@@ -81,6 +81,10 @@ def _leader(suffix: str, column: str, rows: tuple[tuple[int, int, str], ...]) ->
         bands=tuple(bands),
         secret=True,  # 3.6: "make one secret DR"
         notes=(_LEADER_NOTE,),
+        # 3.6: "For each American Armored Infantry Platoon and Armor Reinforcement
+        # Group, and for each German infantry (Row A) and armor (Row B)
+        # Reinforcement Group": each column serves its own side's Groups.
+        sides=(column.split(" ", maxsplit=1)[0],),
     )
 
 
@@ -112,6 +116,8 @@ M4_MODEL = Table(
     id="sg:3.7",
     rule="3.7",
     title="U.S. Medium Tank Models: M4 Model Table",
+    # 3.7: "For each M4 Armor Reinforcement Group, make a secret DR" (U.S. Medium Tank Models)
+    sides=("American",),
     dice=2,
     bands=(
         le(2, "2 x M4A3(76)W; M4A3E2(L)"),
