@@ -101,7 +101,8 @@ ABTF = (
     Row("9.613", "Shift", "", ("*",)),
     Row("9.614", "Equipment Repair and Replenishment", "", ("*",)),
     Row("9.615", "OB-Given Reinforcements", "", ("*",)),
-    Row("9.616", "CPP Replenishment", "", ("*",)),
+    # 9.616: "CPP are replenished according to the following formula": a DR to make.
+    Row("9.616", "CPP Replenishment", "", ("*",), action="cpp-replenishments"),
     Row("9.617", "Purchasing Reinforcement Groups", "†", ("†", "*")),
     Row("9.618", "RG Strength, Weapons, Leaders, and Composition", "†", ("†", "*")),
     Row("9.619", "Purchasing Fortifications", "†", ("†", "*")),
@@ -207,11 +208,15 @@ def test_marker_ranges(ruleset: str) -> None:
     assert next(st.id for st in steps if st.joint) == rs.new_date_step
 
 
-def test_only_kgp_8616_names_an_action() -> None:
+def test_the_cpp_replenishments_are_the_steps_that_name_an_action() -> None:
     named = {(rs.id, st.id): st.action for rs in REGISTRY.values() for st in rs.reph_steps}
     named = {k: v for k, v in named.items() if v is not None and k[0] in SEEDS}
-    assert named == {("kgp", "8.616"): "cpp-replenishments"}
+    assert named == {
+        ("kgp", "8.616"): "cpp-replenishments",
+        ("abtf", "9.616"): "cpp-replenishments",
+    }
     assert "cpp-replenishments" in REGISTRY["kgp"].rules.actions
+    assert "cpp-replenishments" in REGISTRY["abtf"].rules.actions
 
 
 def test_get_rulesets_lists_the_steps(tmp_path: Path) -> None:

@@ -54,7 +54,9 @@ def test_rulesets_list_their_interface(client: TestClient) -> None:
     }
     assert matrix == MATRICES["kgp"]
     assert listed["sg"]["initiative"] is None
-    assert listed["abtf"]["actions"] == []
+    assert [a["path"] for a in listed["abtf"]["actions"]] == ["cpp-replenishments", "rg-purchases"]
+    assert listed["abtf"]["roster"] is True
+    assert listed["sg"]["actions"] == []
     for r in listed.values():
         assert ok(client.get(r["definition_schema_url"]))["type"] == "object"
         assert ok(client.get(r["sample_definition_url"]))["sample"] is True

@@ -9,6 +9,7 @@ runs from 17 N to 21 EVE; ABtF adds the ``EVE`` CG Date between PM and N.
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 from cgledger.domain.rulesets.abtf import definition
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
@@ -20,9 +21,66 @@ from cgledger.domain.rulesets.base import (
     period_date_key,
     period_date_normalizer,
 )
+from cgledger.domain.rulesets.kgp.rules import CppRules, CppScheme
 
 BRITISH = "British"
 GERMAN = "German"
+
+#: 9.6161 CPP BASE NUMBER CHART: for each CG Date, the British and German CPP
+#: Base # (``None``: a "-" cell, nothing arrives and no DR is made) and the
+#: Campaign Exhaustion DRM that 9.6181, 9.6201 and 9.6202 read. The seed
+#: prints the dates without a space ("18AM"); they are written "18 AM" here.
+CPP_BASE_CHART: MappingProxyType[str, tuple[int | None, int | None, int]] = MappingProxyType(
+    {
+        "17 N": (None, None, 0),
+        "18 AM": (20, 15, 0),
+        "18 PM": (25, 15, 0),
+        "18 EVE": (15, 20, 1),
+        "18 N": (5, 20, 1),
+        "19 AM": (5, 25, 1),
+        "19 PM": (0, 25, 1),
+        "19 EVE": (0, 30, 2),
+        "19 N": (0, 30, 2),
+        "20 AM": (0, 25, 2),
+        "20 PM": (0, 20, 2),
+        "20 EVE": (0, 20, 3),
+        "20 N": (0, 10, 3),
+        "21 AM": (0, 10, 3),
+        "21 PM": (0, 10, 3),
+        "21 EVE": (0, 10, 4),
+    }
+)
+
+
+def cpp_base(campaign: str, cg_date: str, side: str) -> int | None:
+    """9.6161: the CPP Base # of ``side`` on ``cg_date`` (one chart for every CG)."""
+    del campaign
+    british, german, _ = CPP_BASE_CHART[cg_date]
+    return british if side == BRITISH else german
+
+
+def campaign_exhaustion(cg_date: str) -> dict[str, Any]:
+    """The chart's Campaign Exhaustion DRM of ``cg_date``, shown on each Roster line."""
+    return {"campaign_exhaustion_drm": CPP_BASE_CHART[cg_date][2]}
+
+
+#: 9.616-9.617: KGP's CPP roster, with ABtF's rule numbers and differences:
+#: 9.616 "the CPP Base # (9.6161) plus CG CPP Variable Arrival Points (9.6162)",
+#: whose Secret DR is read off the 9.6162 table; 9.617 "CPP not spent are
+#: divided by two (FRU) and recorded on the CG Roster in the 'Left' column";
+#: no Recon step. 9.616 carries no '†', so it is NA before the Initial Scenario
+#: (9.6, as KGP 8.6162 says outright).
+CPP = CppScheme(
+    replenish="9.616",
+    replenish_table="9.6162",
+    replenish_summary="9.616: the CPP Base # (9.6161) plus a Secret DR of the side (9.6162).",
+    initial_na="9.6",
+    purchase="9.617",
+    rg_id="9.6171",
+    sequence="9.6",
+    halve_left=True,
+    extras=campaign_exhaustion,
+)
 
 #: 9.6161 CPP BASE NUMBER CHART, CG DATE column.
 CALENDAR: tuple[str, ...] = (
@@ -118,6 +176,7 @@ REPH_STEPS = (
         "9.616",
         "CPP Replenishment",
         markers=("*",),
+        action="cpp-replenishments",
         reading="The list prints no '*'; 9.62132 note 2 (Idle CG Date: 'each side repeats "
         "RePh steps 9.612-.620') gives it to 9.612-.620.",
     ),
@@ -189,6 +248,6 @@ RULESET = Ruleset(
             }
         ),
     ),
-    notes="CPP (9.616-9.617) and the Roster are not implemented for ABtF yet.",
+    rules=CppRules("abtf", cpp_base, CPP),
     tables=abtf_tables.TABLES,
 )

@@ -549,6 +549,7 @@ CPP_VARIABLE_ARRIVAL = Table(
     amount=Amount(input="base", sign=1, label="CPP replenished"),
     # 9.6162: "Both players make a secret DR and add the DR to the CPP Base #"
     secret=True,
+    endpoint="/cpp-replenishments",
     notes=(
         "9.616: the CPP Base # (9.6161) plus CG CPP Variable Arrival Points (9.6162) equals "
         "the final amount of CPP replenished.",

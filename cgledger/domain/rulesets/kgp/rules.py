@@ -5,12 +5,17 @@ columns (8.6162, 8.619, 8.622). The engine calls them through
 
 The ruleset's state is ``{"cpp": {side: [line, ...]}}``: one CPP line per side
 per CG Date (``cgledger.domain.rulesets.kgp.cpp``).
+
+``CppRules`` keeps such a roster for any HASL ruleset whose RePh works the same
+way; a :class:`CppScheme` names its rule numbers and its differences (ABtF
+9.616-9.617 imports it: a Secret DR added to the Base #, unspent CPP halved).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Self
 
@@ -18,7 +23,7 @@ from pydantic import Field, StrictInt, model_validator
 
 from cgledger.domain import tables as tablebook
 from cgledger.domain.context import Ctx
-from cgledger.domain.errors import InvalidInput, RuleViolation
+from cgledger.domain.errors import InvalidInput, NotImplementedForRuleset, RuleViolation
 from cgledger.domain.requests import Body, Nonce
 from cgledger.domain.rulesets.base import Action, Engine, Rules
 from cgledger.domain.rulesets.kgp import cpp as cppbook
@@ -33,6 +38,44 @@ RECON_2_CPP = "spent-2-cpp"
 RECON_LAX = "lax"
 
 Base = Callable[[str, str, str], "int | None"]
+
+
+@dataclass(frozen=True)
+class CppScheme:
+    """The rule numbers of a CPP roster, and how its rules differ from KGP's.
+
+    ``replenish``: the CPP Replenishment step (8.616, 9.616), read off the
+    ``replenish_table``; ``initial_na``: the rule that makes it NA before the
+    Initial Scenario (8.6162; ABtF lists 9.616 without '†'); ``purchase``: the
+    RG purchase step (8.619, 9.617); ``rg_id``: the rule that defines RG IDs;
+    ``sequence``: the rule that orders the steps (8.6, 9.6); ``recon``: the
+    Recon step, if the ruleset has one (8.622). ``halve_left``: unspent CPP
+    are divided by two, FRU, into Left (9.617). ``extras``: public fields of
+    a roster line for a CG Date (e.g. ABtF's Campaign Exhaustion DRM).
+    """
+
+    replenish: str
+    replenish_table: str
+    replenish_summary: str
+    initial_na: str
+    purchase: str
+    rg_id: str
+    sequence: str
+    recon: str | None = None
+    halve_left: bool = False
+    extras: Callable[[str], dict[str, Any]] | None = None
+
+
+KGP_SCHEME = CppScheme(
+    replenish=REPLENISH,
+    replenish_table=REPLENISH,
+    replenish_summary="8.616: the CPP Base # (8.6161) minus a Secret DR of the side.",
+    initial_na="8.6162",
+    purchase=PURCHASE,
+    rg_id="8.6191",
+    sequence="8.6",
+    recon=RECON,
+)
 
 
 # ---------------------------------------------------------------- request bodies
@@ -103,43 +146,56 @@ class CppRules(Rules):
     )
     has_roster = True
 
-    def __init__(self, ruleset_id: str, base: Base) -> None:
+    def __init__(self, ruleset_id: str, base: Base, scheme: CppScheme = KGP_SCHEME) -> None:
         self.ruleset_id = ruleset_id
         self.base = base
+        self.scheme = scheme
         # ``operation``: the Idempotency-Key fingerprint's names from before
         # rulesets were packages, so a retry across the upgrade still replays.
-        self.actions = MappingProxyType(
-            {
-                a.path: a
-                for a in (
-                    Action(
-                        "cpp-replenishments",
-                        REPLENISH,
-                        "8.616: the CPP Base # (8.6161) minus a Secret DR of the side.",
-                        ReplenishmentCreate,
-                        self._replenish,
-                        operation="cpp-replenishment",
-                    ),
-                    Action(
-                        "rg-purchases",
-                        PURCHASE,
-                        "8.619: spend CPP on a Reinforcement Group (secret unless "
-                        "``secret`` is false).",
-                        RGPurchaseCreate,
-                        self._purchase,
-                        operation="rg-purchase",
-                    ),
-                    Action(
-                        "recon",
-                        RECON,
-                        "8.622: spend 1 CPP (or 2 for +5 drm) and make the Recon dr.",
-                        ReconCreate,
-                        self._recon,
-                        operation="recon",
-                    ),
+        actions = [
+            Action(
+                "cpp-replenishments",
+                scheme.replenish,
+                scheme.replenish_summary,
+                ReplenishmentCreate,
+                self._replenish,
+                operation="cpp-replenishment",
+            ),
+            Action(
+                "rg-purchases",
+                scheme.purchase,
+                f"{scheme.purchase}: spend CPP on a Reinforcement Group (secret unless "
+                "``secret`` is false).",
+                RGPurchaseCreate,
+                self._purchase,
+                operation="rg-purchase",
+            ),
+        ]
+        if scheme.recon is not None:
+            actions.append(
+                Action(
+                    "recon",
+                    scheme.recon,
+                    f"{scheme.recon}: spend 1 CPP (or 2 for +5 drm) and make the Recon dr.",
+                    ReconCreate,
+                    self._recon,
+                    operation="recon",
                 )
-            }
+            )
+        self.actions = MappingProxyType({a.path: a for a in actions})
+        self.columns = tuple(
+            c for c in cppbook.COLUMNS if scheme.recon is not None or not c.startswith("recon")
         )
+
+    def left(self, line: cppbook.Line) -> int:
+        """The Left column: what is not spent (8.619), halved FRU where the rules
+        say so (9.617: "CPP not spent are divided by two (FRU)")."""
+        unspent = cppbook.left(line)
+        return -(-unspent // 2) if self.scheme.halve_left else unspent
+
+    def next_start(self, line: cppbook.Line) -> int:
+        """The next CG Date's Start: Left less the CPP spent on Recon (8.622)."""
+        return self.left(line) - line["recon_cpp"]
 
     # -------------------------------------------------------------- state
 
@@ -161,7 +217,7 @@ class CppRules(Rules):
 
     def on_new_date(self, state: dict[str, Any], cg_date: str) -> None:
         for lines in state["cpp"].values():
-            start = cppbook.next_start(lines[-1])
+            start = self.next_start(lines[-1])
             lines.append(cppbook.new_line(cg_date, start=start, initial=False))
 
     def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
@@ -180,39 +236,41 @@ class CppRules(Rules):
             line["recon_seq"] = seq
 
     def before_new_date(self, engine: Engine, sides: list[str]) -> None:
+        rule = self.scheme.replenish
         for side in sides:
             if _replenishment_pending(engine, side):
                 raise RuleViolation(
-                    f"{REPLENISH}: {side} has not made the CPP Replenishment DR for "
-                    f"{engine.cg_date}",
-                    rule=REPLENISH,
+                    f"{rule}: {side} has not made the CPP Replenishment DR for {engine.cg_date}",
+                    rule=rule,
                 )
 
     # -------------------------------------------------------------- commands
 
     def _replenish(self, engine: Engine, ctx: Ctx, body: ReplenishmentCreate) -> int:
-        """8.616: CPP Base # (8.6161) minus a Secret DR."""
+        """8.616: CPP Base # (8.6161) minus a Secret DR (9.616: plus; the sign is
+        the replenishment table's ``amount``)."""
         side = engine.require_side(ctx, body.side)
         line = _lines(engine, side)[-1]
+        step = self.scheme.replenish
         if line["initial"]:
+            na = self.scheme.initial_na
             raise RuleViolation(
-                "8.6162: CPP Replenishment is NA prior to the CG's Initial Scenario "
+                f"{na}: CPP Replenishment is NA prior to the CG's Initial Scenario "
                 f"({line['cg_date']})",
-                rule="8.6162",
+                rule=na,
             )
         if line["repl_seq"] is not None:
             raise RuleViolation(
-                f"{REPLENISH}: {side} already replenished CPP on {line['cg_date']}",
-                rule=REPLENISH,
+                f"{step}: {side} already replenished CPP on {line['cg_date']}", rule=step
             )
-        engine.check_step_order(side, REPLENISH)
+        engine.check_step_order(side, step)
         base = self.base(engine.campaign_name, line["cg_date"], side)
-        payload = {**engine.rule_payload(side, REPLENISH), "base": base}
+        payload = {**engine.rule_payload(side, step), "base": base}
         if base is None:
             # A "-" on the CPP Base # chart: nothing arrives, no DR is made.
             return engine.append(ctx, "CPPReplenished", payload, {"repl": 0}, owner=None)
         # 8.616 is read off its table, like every other rule roll.
-        table = engine.table(REPLENISH)
+        table = engine.table(self.scheme.replenish_table)
         inputs = {"base": base}
         pub, sec, result = engine.roll_on(
             ctx, table, [], inputs, secret=True, client_nonce=body.client_nonce
@@ -225,7 +283,8 @@ class CppRules(Rules):
             "inputs": inputs,
             **result,
         }
-        payload = {**payload, "table": _table_ref(table), "roll": pub}
+        # The event names the table it was read with (9.616 reads 9.6162's).
+        payload = {**payload, "rule": table.id, "table": _table_ref(table), "roll": pub}
         return engine.append(ctx, "CPPReplenished", payload, values, owner=side)
 
     def _purchase(self, engine: Engine, ctx: Ctx, body: RGPurchaseCreate) -> int:
@@ -236,10 +295,12 @@ class CppRules(Rules):
         side = engine.require_side(ctx, body.side)
         rgs = body.items()
         secret = body.secret
+        purchase = self.scheme.purchase
         for rg, cost in rgs:
             if not RG_ID.fullmatch(rg):
                 raise InvalidInput(
-                    f"8.6191: an RG ID is alphanumeric, e.g. 'I2', 'V3', 'HW1', not {rg!r}",
+                    f"{self.scheme.rg_id}: an RG ID is alphanumeric, e.g. 'I2', 'V3', 'HW1', "
+                    f"not {rg!r}",
                     field="rg",
                 )
             if cost < 1:
@@ -247,19 +308,19 @@ class CppRules(Rules):
         if not rgs and not secret:
             raise InvalidInput("name at least one RG (or make the purchase secret)", field="rgs")
         line = _lines(engine, side)[-1]
-        _require_replenished(engine, side)
-        engine.check_step_order(side, PURCHASE)
-        available = cppbook.left(line)
+        self._require_replenished(engine, side)
+        engine.check_step_order(side, purchase)
+        available = cppbook.left(line)  # halving (9.617) comes after the purchases
         total_cost = sum(cost for _, cost in rgs)
         if total_cost > available:
             what = f"{rgs[0][0]} costs" if len(rgs) == 1 else f"{len(rgs)} RG cost"
             raise RuleViolation(
-                f"{PURCHASE}: {what} {total_cost} CPP but {side} has {available} CPP left "
+                f"{purchase}: {what} {total_cost} CPP but {side} has {available} CPP left "
                 f"on {line['cg_date']}",
-                rule=PURCHASE,
+                rule=purchase,
             )
         values = {"rgs": [{"rg": rg, "cpp": cost} for rg, cost in rgs]}
-        payload = engine.rule_payload(side, PURCHASE)
+        payload = engine.rule_payload(side, purchase)
         return engine.append(ctx, "RGPurchased", payload, values, owner=side if secret else None)
 
     def _recon(self, engine: Engine, ctx: Ctx, body: ReconCreate) -> int:
@@ -274,7 +335,7 @@ class CppRules(Rules):
                 f"{RECON}: Recon cannot be purchased when preparing to play an Initial Scenario",
                 rule=RECON,
             )
-        _require_replenished(engine, side)
+        self._require_replenished(engine, side)
         if line["recon_seq"] is not None:
             raise RuleViolation(
                 f"{RECON}: {side} has already made its Recon dr on {line['cg_date']}", rule=RECON
@@ -327,21 +388,24 @@ class CppRules(Rules):
             recon_known = visible(line["recon_seq"])
             total_known = start_known and repl_known
             # Each column, with whether every event it is computed from is visible.
-            columns: dict[str, tuple[bool, Any]] = {
+            every: dict[str, tuple[bool, Any]] = {
                 "start": (start_known, line["start"]),
                 "repl": (repl_known, line["repl"]),
                 "total": (total_known, cppbook.total(line)),
                 "rg_purchased": (spent_known, None),  # filled per purchase below
                 "spent": (spent_known, cppbook.spent(line)),
-                "left": (total_known and spent_known, cppbook.left(line)),
+                "left": (total_known and spent_known, self.left(line)),
                 "recon": (recon_known, line["recon"]),
                 "recon_cpp": (recon_known, line["recon_cpp"]),
             }
+            columns = {name: every[name] for name in self.columns}
             out: dict[str, Any] = {
                 "cg_date": line["cg_date"],
                 "initial": line["initial"],
                 "cpp_base": line["base"],
             }
+            if self.scheme.extras is not None:
+                out.update(self.scheme.extras(line["cg_date"]))
             for name, (known, value) in columns.items():
                 out[name] = value if known else None
             # Each RG is shown once its own event is visible, even if others are not.
@@ -353,7 +417,7 @@ class CppRules(Rules):
             out["hidden"] = [name for name, (known, _) in columns.items() if not known]
             lines.append(out)
             start_known = total_known and spent_known and recon_known
-        return {"columns": ["cg_date", *cppbook.COLUMNS], "lines": lines}
+        return {"columns": ["cg_date", *self.columns], "lines": lines}
 
     # -------------------------------------------------------------- offline check
 
@@ -361,34 +425,52 @@ class CppRules(Rules):
         """What 8.616 and 8.622 took from their table rolls: the Base # off the
         chart and the CPP Replenished; the CPP spent against the +5 drm."""
         rule = values.get("rule")
-        if rule == f"{self.ruleset_id}:{REPLENISH}":
+        replenish, recon = self.scheme.replenish, self.scheme.recon
+        if rule == f"{self.ruleset_id}:{self.scheme.replenish_table}":
             base = self.base(created["campaign_name"], values["cg_date"], values["side"])
             if base is None or values["base"] != base or values["inputs"] != {"base": base}:
                 return (
-                    f"{REPLENISH}: the CPP Base # of {values['side']} on "
+                    f"{replenish}: the CPP Base # of {values['side']} on "
                     f"{values['cg_date']} is {base}, but {values['base']} is recorded"
                 )
             amount = values["outcome"]["amount"]
             if values.get("dr") != values["final"] or values.get("repl") != amount:
                 return (
-                    f"{REPLENISH}: Base # {base} and DR {values['final']} give {amount} "
+                    f"{replenish}: Base # {base} and DR {values['final']} give {amount} "
                     f"CPP, but DR {values.get('dr')} and {values.get('repl')} CPP are recorded"
                 )
-        elif rule == f"{self.ruleset_id}:{RECON}":
+        elif recon is not None and rule == f"{self.ruleset_id}:{recon}":
             plus_five = any(d["id"] == RECON_2_CPP for d in values["drm"])
             if plus_five != (values["cpp"] == 2):
                 return (
-                    f"{RECON}: {values['cpp']} CPP spent, but the +5 drm is "
+                    f"{recon}: {values['cpp']} CPP spent, but the +5 drm is "
                     f"{'applied' if plus_five else 'missing'}"
                 )
         return None
 
     def roll_rules(self) -> frozenset[str]:
-        return frozenset({f"{self.ruleset_id}:{REPLENISH}", f"{self.ruleset_id}:{RECON}"})
+        rules = [self.scheme.replenish_table, self.scheme.recon]
+        return frozenset(f"{self.ruleset_id}:{rule}" for rule in rules if rule is not None)
+
+    def _require_replenished(self, engine: Engine, side: str) -> None:
+        if _replenishment_pending(engine, side):
+            s = self.scheme
+            raise RuleViolation(
+                f"{s.sequence}: steps are carried out in the numbered order; make the "
+                f"{s.replenish} CPP Replenishment DR for {side} on {engine.cg_date} first",
+                rule=s.sequence,
+            )
 
 
 def _lines(engine: Engine, side: str) -> list[cppbook.Line]:
-    lines: list[cppbook.Line] = engine.rules["cpp"][side]
+    lines: list[cppbook.Line] | None = engine.rules["cpp"].get(side)
+    if lines is None:
+        # A campaign created before its ruleset kept a CPP roster (ABtF before
+        # 9.616-9.617 were built) recorded no initial CPP: there is nothing to add to.
+        raise NotImplementedForRuleset(
+            f"{engine.ruleset_id} campaign {engine.cid} was created before this ledger "
+            "kept its CG Roster; create a new campaign to keep CPP in the ledger"
+        )
     return lines
 
 
@@ -397,15 +479,6 @@ def _replenishment_pending(engine: Engine, side: str) -> bool:
     # non-initial CG Date line has its Repl entry before RG purchases.
     line = _lines(engine, side)[-1]
     return not line["initial"] and line["repl_seq"] is None
-
-
-def _require_replenished(engine: Engine, side: str) -> None:
-    if _replenishment_pending(engine, side):
-        raise RuleViolation(
-            f"8.6: steps are carried out in the numbered order; make the {REPLENISH} CPP "
-            f"Replenishment DR for {side} on {engine.cg_date} first",
-            rule="8.6",
-        )
 
 
 def _table_ref(table: tablebook.Table) -> dict[str, str]:

@@ -1,0 +1,147 @@
+"""ABtF's CPP and CG Roster (9.616-9.617; issue 13 item 6): the CPP Base # of
+the 9.6161 chart plus a Secret DR (9.6162), RG bought with CPP, and "CPP not
+spent are divided by two (FRU) and recorded on the CG Roster in the 'Left'
+column" (9.617), which is the next CG Date's Start."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import Game, assert_problem, created, ok
+from fastapi.testclient import TestClient
+
+from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.rulesets.abtf.ruleset import CPP_BASE_CHART
+from cgledger.verify import verify_bytes
+
+#: The 9.6161 CPP BASE NUMBER CHART as the seed prints it (003_…).
+SEED_CHART = """\
+| 17N | - | - | 0 |
+| 18AM | 20 | 15 | 0 |
+| 18PM | 25 | 15 | 0 |
+| 18EVE | 15 | 20 | +1 |
+| 18N | 5 | 20 | +1 |
+| 19AM | 5 | 25 | +1 |
+| 19PM | 0 | 25 | +1 |
+| 19EVE | 0 | 30 | +2 |
+| 19N | 0 | 30 | +2 |
+| 20AM | 0 | 25 | +2 |
+| 20PM | 0 | 20 | +2 |
+| 20EVE | 0 | 20 | +3 |
+| 20N | 0 | 10 | +3 |
+| 21AM | 0 | 10 | +3 |
+| 21PM | 0 | 10 | +3 |
+| 21EVE | 0 | 10 | +4 |
+"""
+
+
+def _cell(text: str) -> int | None:
+    return None if text == "-" else int(text)
+
+
+def test_the_chart_is_the_seeds() -> None:
+    parsed = {}
+    for row in SEED_CHART.splitlines():
+        date, british, german, drm = (c.strip() for c in row.strip("| ").split("|"))
+        canonical = REGISTRY["abtf"].normalize_date(date)
+        assert canonical is not None, date
+        parsed[canonical] = (_cell(british), _cell(german), int(drm))
+    assert parsed == dict(CPP_BASE_CHART)
+    assert list(parsed) == list(REGISTRY["abtf"].campaigns["CG I"].calendar)
+
+
+@pytest.fixture
+def abtf(client: TestClient) -> Game:
+    return Game(
+        client,
+        {
+            "ruleset": "abtf",
+            "campaign": "CG I",
+            "start_date": "18 PM",
+            "initial_cpp": {"British": 10, "German": 6},
+        },
+    )
+
+
+def _line(game: Game, side: str, viewer: str | None = None) -> dict[str, Any]:
+    roster = ok(game.get(viewer or side, f"/roster?side={side}"))
+    assert roster["columns"] == [
+        "cg_date", "start", "repl", "total", "rg_purchased", "spent", "left",
+    ]  # fmt: skip  (no Recon columns: ABtF has no Recon step)
+    line: dict[str, Any] = roster["lines"][-1]
+    return line
+
+
+def test_unspent_cpp_are_halved_fru_and_carried_to_the_next_date(abtf: Game) -> None:
+    # 9.6: no CPP Replenishment before the Initial Scenario (9.616 has no '†').
+    problem = assert_problem(abtf.post("British", "/cpp-replenishments", {}), 409)
+    assert problem["detail"].startswith("9.6: CPP Replenishment is NA prior to the CG's Initial")
+
+    # 9.617: 10 CPP, 3 spent: "CPP not spent are divided by two (FRU)": 7 -> 4.
+    created(abtf.post("British", "/rg-purchases", {"rg": "I1", "cpp": 3}))
+    line = _line(abtf, "British")
+    assert (line["start"], line["total"], line["spent"], line["left"]) == (10, 10, 3, 4)
+    assert line["campaign_exhaustion_drm"] == 0  # 18 PM on the 9.6161 chart
+    # 6 CPP, none spent: 3.
+    assert _line(abtf, "German")["left"] == 3
+    # Spending is checked against the CPP not yet spent, before the halving.
+    problem = assert_problem(abtf.post("British", "/rg-purchases", {"rg": "I2", "cpp": 8}), 409)
+    assert problem["detail"] == "9.617: I2 costs 8 CPP but British has 7 CPP left on 18 PM"
+
+    created(abtf.post("referee", "/cg-dates", {}))  # 18 EVE
+    british = created(abtf.post("British", "/cpp-replenishments", {}))
+    secret = british["event"]["secret"]
+    assert british["event"]["payload"]["base"] == 15  # 9.6161: British, 18 EVE
+    assert british["event"]["payload"]["rule"] == "abtf:9.6162"
+    assert british["event"]["payload"]["step"] == "9.616"
+    # 9.6162: "add the DR to the CPP Base #"
+    assert secret["repl"] == 15 + secret["final"]
+    assert secret["final"] == sum(secret["dice"])
+    line = _line(abtf, "British")
+    assert line["start"] == 4
+    assert line["repl"] == secret["repl"]
+    assert line["total"] == 4 + secret["repl"]
+    assert line["campaign_exhaustion_drm"] == 1
+    assert line["cpp_base"] == 15
+
+
+def test_the_replenishment_is_secret_and_required_before_the_next_date(abtf: Game) -> None:
+    created(abtf.post("referee", "/cg-dates", {}))  # 18 EVE
+    created(abtf.post("German", "/cpp-replenishments", {}))
+    # The opponent sees that it happened, never how much.
+    line = _line(abtf, "German", viewer="British")
+    assert line["repl"] is None
+    assert "repl" in line["hidden"]
+    assert line["cpp_base"] == 20  # the chart is public
+    # 9.6121 waits for 9.616 of every side.
+    problem = assert_problem(abtf.post("referee", "/cg-dates", {}), 409)
+    assert problem["detail"] == "9.616: British has not made the CPP Replenishment DR for 18 EVE"
+    problem = assert_problem(abtf.post("German", "/cpp-replenishments", {}), 409)
+    assert problem["detail"] == "9.616: German already replenished CPP on 18 EVE"
+
+
+def test_the_replenishment_table_is_rolled_only_through_its_endpoint(abtf: Game) -> None:
+    problem = assert_problem(abtf.post("British", "/tables/abtf:9.6162/rolls", {}), 409)
+    assert problem["detail"].startswith("9.6162: abtf:9.6162 changes the campaign's state")
+    assert_problem(abtf.post("British", "/recon", {"cpp": 1}), 404)  # no Recon in ABtF
+
+
+def test_the_export_verifies_the_replenishment_against_the_chart(abtf: Game) -> None:
+    created(abtf.post("referee", "/cg-dates", {}))
+    for side in ("British", "German"):
+        created(abtf.post(side, "/cpp-replenishments", {}))
+    body = abtf.client.get(f"{abtf.url}/export", headers=abtf.h("referee")).content
+    report = verify_bytes(body)
+    assert report.rule_results_checked == 2
+
+
+def test_rulesets_list_the_abtf_roster_and_actions(client: TestClient) -> None:
+    abtf = next(r for r in client.get("/v1/rulesets").json() if r["id"] == "abtf")
+    assert abtf["roster"] is True
+    assert [(a["path"], a["rule"]) for a in abtf["actions"]] == [
+        ("cpp-replenishments", "9.616"),
+        ("rg-purchases", "9.617"),
+    ]
+    step = next(s for s in abtf["reph_steps"] if s["rule"] == "9.616")
+    assert step["action"] == "cpp-replenishments"
