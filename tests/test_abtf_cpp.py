@@ -145,3 +145,34 @@ def test_rulesets_list_the_abtf_roster_and_actions(client: TestClient) -> None:
     ]
     step = next(s for s in abtf["reph_steps"] if s["rule"] == "9.616")
     assert step["action"] == "cpp-replenishments"
+
+
+def test_a_campaign_created_before_abtf_kept_a_roster_says_so(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An ABtF campaign created while ABtF had no CPP roster recorded no
+    initial CPP: its roster is empty and says why, its CPP commands answer 501
+    naming the cause, never a 500, and its state still reads."""
+    import dataclasses
+
+    from cgledger.domain import rulesets
+    from cgledger.domain.rulesets.base import Rules
+
+    abtf = REGISTRY["abtf"]
+    steps = tuple(dataclasses.replace(st, action=None) for st in abtf.reph_steps)
+    before = dataclasses.replace(abtf, rules=Rules(), reph_steps=steps)
+    monkeypatch.setitem(rulesets._RULESETS, "abtf", before)
+    old = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
+    monkeypatch.undo()
+    assert REGISTRY["abtf"].rules.has_roster
+    roster = ok(old.get("British", "/roster"))
+    assert roster["lines"] == []
+    assert "before this ledger kept its CG Roster" in roster["note"]
+    assert ok(old.get("German", "/state"))["rosters"]["British"]["lines"] == []
+    created(old.post("referee", "/cg-dates", {}))  # its dates still go on
+    for r in (
+        old.post("British", "/rg-purchases", {"rg": "I1", "cpp": 1}),
+        old.post("referee", "/cpp-replenishments", {"side": "German"}),
+    ):
+        problem = assert_problem(r, 501)
+        assert "before this ledger kept its CG Roster" in problem["detail"]

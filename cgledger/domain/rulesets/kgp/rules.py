@@ -380,6 +380,13 @@ class CppRules(Rules):
         ``hidden`` until the owner reveals those events. A ``null`` that is not
         in ``hidden`` means "not yet".
         """
+        if side not in engine.rules["cpp"]:
+            # Created before its ruleset kept a roster (see ``_lines``): no CPP lines.
+            return {
+                "columns": ["cg_date", *self.columns],
+                "lines": [],
+                "note": "this campaign was created before this ledger kept its CG Roster",
+            }
         lines = []
         start_known = True  # the Initial Scenario's CPP are public
         for line in _lines(engine, side):
@@ -477,6 +484,8 @@ def _lines(engine: Engine, side: str) -> list[cppbook.Line]:
 def _replenishment_pending(engine: Engine, side: str) -> bool:
     # Even a "-" Base # is recorded (as 0 CPP, without a DR), so every
     # non-initial CG Date line has its Repl entry before RG purchases.
+    if side not in engine.rules["cpp"]:
+        return False  # created before the ruleset kept a roster: nothing to wait for
     line = _lines(engine, side)[-1]
     return not line["initial"] and line["repl_seq"] is None
 
