@@ -222,6 +222,10 @@ class CampaignMachine(RuleBasedStateMachine):
             assert out["roll"]["index"] == n
             expected = secret if secret is not None else table == "kgp:8.6201"
             assert out["secret"] is expected
+            if table == "kgp:8.6201":  # the ledger counts 8.6201's days after Dec 19
+                days = max(0, int(out["cg_date"].split(" ")[0]) - 19)
+                counted = [d for d in out["drm"] if d["id"] == "days-after-dec-19"]
+                assert [d["count"] for d in counted] == [days]
 
     @rule(who=roles, side=sides, cpp=st.integers(1, 8), secret=st.booleans())
     def rg_purchase(self, who: str, side: str, cpp: int, secret: bool) -> None:

@@ -630,6 +630,7 @@ class Campaign(Aggregate):
                 f"POST /v1/campaigns/{self.cid}{table.endpoint}",
                 rule=table.rule,
             )
+        drm = self._with_counted_drms(ctx, table, drm)
         # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
         prepared = tablebook.prepare(table, drm, inputs)
         hidden = table.secret if secret is None else secret
@@ -673,6 +674,43 @@ class Campaign(Aggregate):
                 f"{table.rule}: the {table.title} is rolled {when}; the CG Date is {self.cg_date}",
                 rule=table.rule,
             )
+
+    def _with_counted_drms(
+        self, ctx: Ctx, table: tablebook.Table, drm: list[tablebook.DrmRequest]
+    ) -> list[tablebook.DrmRequest]:
+        """DESIGN §8: a DRM the ledger can count (``Ruleset.counted_drms``) is
+        counted by the server from the record: added where the roller left it
+        out, and a roll that names it with another number is refused (422,
+        naming the rule) before a die is drawn."""
+        out = list(drm)
+        for counted in self.ruleset.counted(table.id):
+            definition = table.drm(counted.drm)
+            assert definition is not None  # checked when the ruleset was built
+            per = definition.kind == "per"
+            expected = counted.count(self.cg_date)
+            named = [d for d in out if d.id == counted.drm]
+            applies = not counted.sides or ctx.actor in counted.sides
+            if named and ctx.actor != REFEREE and not applies:
+                raise InvalidInput(
+                    f"{counted.rule}: {counted.drm} is the {' or '.join(counted.sides)} "
+                    f"side's DRM, not the {ctx.actor} side's",
+                    field="drm",
+                    rule=counted.rule,
+                )
+            for d in named:
+                given = d.count if per else d.value
+                if given != expected:
+                    what = "count" if per else "value"
+                    raise InvalidInput(
+                        f"{counted.rule}: {counted.drm} is counted by the ledger: its {what} "
+                        f"on {self.cg_date} is {expected}, not {given}",
+                        field="drm",
+                        rule=counted.rule,
+                    )
+            if not named and applies and (ctx.actor != REFEREE or not counted.sides):
+                count, value = (expected, None) if per else (None, expected)
+                out.append(tablebook.DrmRequest(counted.drm, count=count, value=value))
+        return out
 
     def table(self, table_id: str) -> tablebook.Table:
         table = self.ruleset.table(table_id)

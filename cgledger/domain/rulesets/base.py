@@ -61,6 +61,27 @@ class RePhStep:
 
 
 @dataclass(frozen=True)
+class CountedDrm:
+    """A DRM of a table that the ledger counts from the record (DESIGN §8): e.g.
+    8.6201's "Per day after Dec 19 N" from the CG Date, or ABtF's Campaign
+    Exhaustion DRM from the 9.6161 chart.
+
+    ``count`` gives the DRM's count (a ``per`` DRM) or its x (a ``valued``
+    one) on a CG Date. The engine adds it to a side's roll when the roller
+    leaves it out, and refuses a roll that names it with another number (422,
+    the detail starting with ``rule``). ``sides``: the sides it applies to
+    (empty: every side); another side may not name it, and the referee's
+    ruling gets it only where it applies to every side.
+    """
+
+    table: str
+    drm: str
+    rule: str
+    count: Callable[[str], int]
+    sides: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class CampaignDef:
     """One CG of a ruleset and its CG Date sequence.
 
@@ -259,6 +280,8 @@ class Ruleset:
     #: Orders canonical CG Dates (``period_date_key``); needed only by a
     #: ruleset whose tables are rolled from a date on (``Table.from_date``).
     date_key: Callable[[str], tuple[int, int] | None] | None = None
+    #: The table DRMs the ledger counts from the record (:class:`CountedDrm`).
+    counted_drms: tuple[CountedDrm, ...] = ()
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -274,6 +297,13 @@ class Ruleset:
                 raise ValueError(f"{self.id} {step.id}: unknown action {step.action!r}")
         for table in self.tables.values():
             self._check_binding(table)
+        for counted in self.counted_drms:
+            found = self.tables.get(counted.table)
+            drm = None if found is None else found.drm(counted.drm)
+            if drm is None or drm.kind not in ("per", "valued"):
+                raise ValueError(f"{self.id}: no per/valued DRM {counted.drm} on {counted.table}")
+            if any(side not in self.sides for side in counted.sides):
+                raise ValueError(f"{self.id} {counted.drm}: unknown sides {counted.sides}")
         if self.initiative is not None:
             pairs = {(a, b) for a in CHITS for b in CHITS}
             if len(self.sides) != 2 or set(self.initiative.matrix) != pairs:
@@ -294,6 +324,10 @@ class Ruleset:
             self.date_key is None or self.date_key(table.from_date) is None
         ):
             raise ValueError(f"{table.id}: from_date needs the ruleset's date_key")
+
+    def counted(self, table_id: str) -> tuple[CountedDrm, ...]:
+        """The DRMs of table ``table_id`` that the ledger counts."""
+        return tuple(c for c in self.counted_drms if c.table == table_id)
 
     def rolled_on(self, table: Table, cg_date: str) -> bool:
         """Whether ``table``'s rule has it rolled on ``cg_date`` (DESIGN §8)."""

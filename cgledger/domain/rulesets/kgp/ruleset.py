@@ -29,10 +29,12 @@ READINGS OF GARBLED OCR (each is easy to correct here, and only here):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import MappingProxyType
 
 from cgledger.domain.rulesets.base import (
     CampaignDef,
+    CountedDrm,
     Initiative,
     RePhStep,
     Ruleset,
@@ -183,6 +185,25 @@ REPH_STEPS = (
 )
 
 
+def _days_after(day: int) -> Callable[[str], int]:
+    """The days a CG Date lies after ``day`` December (its day minus ``day``, at least 0)."""
+
+    def count(cg_date: str) -> int:
+        return max(0, int(cg_date.split(" ", 1)[0]) - day)
+
+    return count
+
+
+#: DRMs the ledger counts from the CG Date (DESIGN §8).
+COUNTED_DRMS = (
+    # 8.6201 "Per day after Dec 19 N": the day minus 19 (the 8.6205 EX: 21 AM is
+    # "two days past 19 December").
+    CountedDrm("kgp:8.6201", "days-after-dec-19", "8.6201", _days_after(19)),
+    # KGP13 "Per day after 21 December".
+    CountedDrm("kgp:KGP13", "days-after-dec-21", "KGP13", _days_after(21)),
+)
+
+
 def cpp_base(campaign: str, cg_date: str, side: str) -> int | None:
     """8.6161: the CPP Base # of ``side`` on ``cg_date`` (``None``: a "-" cell)."""
     us, german = CPP_BASE[campaign][cg_date]
@@ -200,6 +221,7 @@ RULESET = Ruleset(
     reph_steps=REPH_STEPS,
     normalize_date=period_date_normalizer(PERIODS),
     date_key=period_date_key(PERIODS),
+    counted_drms=COUNTED_DRMS,
     new_date_step="8.612",  # 8.6121 New CG Date
     sequence_rule="8.6",
     definition=definition.MODEL,
