@@ -43,8 +43,9 @@ SEED_BYTES = 32
 #: The shape of the aggregate's state. A snapshot of an older shape is not
 #: used: the Ledger rebuilds the campaign from its events instead (2: undo;
 #: 3: the ruleset's own state under ``rules``; 4: what grows with the history
-#: is read by key, ``cgledger.domain.history``).
-SCHEMA = 4
+#: is read by key, ``cgledger.domain.history``; 5: ABtF keeps a CPP roster, so
+#: an ABtF snapshot of schema 4 holds a ``rules`` state of the wrong shape).
+SCHEMA = 5
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
 _STATE_KEYS = frozenset({"side", "cg_date", "step", "next"})

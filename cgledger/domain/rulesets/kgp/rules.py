@@ -380,7 +380,7 @@ class CppRules(Rules):
         ``hidden`` until the owner reveals those events. A ``null`` that is not
         in ``hidden`` means "not yet".
         """
-        if side not in engine.rules["cpp"]:
+        if side not in engine.rules.get("cpp", {}):
             # Created before its ruleset kept a roster (see ``_lines``): no CPP lines.
             return {
                 "columns": ["cg_date", *self.columns],
@@ -470,7 +470,7 @@ class CppRules(Rules):
 
 
 def _lines(engine: Engine, side: str) -> list[cppbook.Line]:
-    lines: list[cppbook.Line] | None = engine.rules["cpp"].get(side)
+    lines: list[cppbook.Line] | None = engine.rules.get("cpp", {}).get(side)
     if lines is None:
         # A campaign created before its ruleset kept a CPP roster (ABtF before
         # 9.616-9.617 were built) recorded no initial CPP: there is nothing to add to.
@@ -484,7 +484,7 @@ def _lines(engine: Engine, side: str) -> list[cppbook.Line]:
 def _replenishment_pending(engine: Engine, side: str) -> bool:
     # Even a "-" Base # is recorded (as 0 CPP, without a DR), so every
     # non-initial CG Date line has its Repl entry before RG purchases.
-    if side not in engine.rules["cpp"]:
+    if side not in engine.rules.get("cpp", {}):
         return False  # created before the ruleset kept a roster: nothing to wait for
     line = _lines(engine, side)[-1]
     return not line["initial"] and line["repl_seq"] is None
