@@ -44,6 +44,7 @@ from cgledger.api.deps import (
     run,
     short,
 )
+from cgledger.api.initiative import install_initiative_routes
 from cgledger.api.limits import BodyLimit, CheckedRoute, CreateRateLimit, client_address
 from cgledger.api.metrics import install_metrics
 from cgledger.api.models import (
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_actions(app)
     install_audit_routes(app)
     install_definition_routes(app)
+    install_initiative_routes(app)
     install_exact_openapi(app)
     install_metrics(app)
     app.add_middleware(CampaignCaching)
@@ -656,8 +658,13 @@ def _install_actions(app: FastAPI) -> None:
 
 
 def _action_route(app: FastAPI, path: str, actions: list[Action]) -> None:
-    schemas = [_inline_schema(a.body.model_json_schema()) for a in actions]
-    schema = schemas[0] if len(schemas) == 1 else {"oneOf": schemas}
+    schemas: list[dict[str, Any]] = []
+    for a in actions:  # rulesets that share a command share its body (KGP's, ABtF's CPP)
+        found = _inline_schema(a.body.model_json_schema())
+        if found not in schemas:
+            schemas.append(found)
+    # anyOf, not oneOf: a body valid for two rulesets' models is still valid.
+    schema = schemas[0] if len(schemas) == 1 else {"anyOf": schemas}
     rules = sorted({a.rule for a in actions})
 
     def act(

@@ -379,6 +379,35 @@ class DiceStats(_Open):
     version: int
 
 
+# ------------------------------------------------------------------ initiative
+
+
+class InitiativeView(BaseModel):
+    """A CG Date's Initiative (8.623, 9.6213) as the caller may see it."""
+
+    cg_date: str
+    #: Whether each side has chosen its chit.
+    chosen: dict[str, bool]
+    #: The seq of each side's chit (the second one's is the determination).
+    seqs: dict[str, int | None]
+    #: Each chit: ``null`` to the opponent until both are chosen.
+    chits: dict[str, str | None]
+    #: The seq of the event that revealed both chits, once both are chosen.
+    determined: int | None
+    #: The scenario type generated (``dual-attack``, ``<side>-assault``, ``idle``).
+    scenario: str | None
+    #: For a Dual Attack, the side that sets up first (8.6233a, 9.62133a).
+    setup_first: str | None
+    #: The seq this request appended.
+    seq: int | None = None
+    checkpoint: Checkpoint | None = None
+
+
+class InitiativePage(BaseModel):
+    items: list[InitiativeView]
+    version: int
+
+
 # ------------------------------------------------------------------ undo and disputes
 
 

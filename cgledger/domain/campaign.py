@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any, cast
 from uuid import UUID
 
@@ -35,6 +36,7 @@ from cgledger.domain.context import Ctx, Sealer
 from cgledger.domain.errors import Forbidden, InvalidInput, NotFound, RuleViolation
 from cgledger.domain.history import History, MemoryHistory
 from cgledger.domain.rulesets import REGISTRY, Ruleset
+from cgledger.domain.rulesets.base import CHITS
 from cgledger.domain.visibility import REFEREE
 
 MAX_PURPOSE = 200
@@ -48,9 +50,13 @@ SEED_BYTES = 32
 SCHEMA = 5
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
-_STATE_KEYS = frozenset({"side", "cg_date", "step", "next"})
+_STATE_KEYS = frozenset(
+    {"side", "cg_date", "step", "next", "chit", "chits", "scenario", "setup_first"}
+)
 #: The engine's own state events; a ruleset adds its ``Rules.state_events``.
 ENGINE_STATE_EVENTS = undobook.STATE_EVENTS
+#: The scenario type of two Attack chits (8.6233a, 9.62133a), whose setup is diced for.
+DUAL_ATTACK = "dual-attack"
 MAX_REASON = 500
 MAX_CLAIM = 1000
 
@@ -136,6 +142,12 @@ class Campaign(Aggregate):
         self.definition: dict[str, Any] | None = None
         #: Definition amendments by the seq that requested them.
         self.amendments: dict[str, dict[str, Any]] = {}
+        #: Initiative Determination (8.623, 9.6213) by CG Date: the seq of each
+        #: side's chit, the chits (secret to their owners until both are chosen),
+        #: and the scenario they generated. See ``initiative_view``.
+        self.initiatives: dict[str, dict[str, Any]] = {}
+        #: Each side's Attack Chits of the CG (8.6231, 9.62131).
+        self.attack_chits: dict[str, int] = {}
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -164,6 +176,14 @@ class Campaign(Aggregate):
 
     @event("CGDateBegan", topic="cgledger:CGDateBegan")
     def _cg_date_began(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("InitiativeChosen", topic="cgledger:InitiativeChosen")
+    def _initiative_chosen(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("InitiativeDetermined", topic="cgledger:InitiativeDetermined")
+    def _initiative_determined(self, record: dict[str, Any]) -> None:
         self._apply(record)
 
     @event("RuleRecorded", topic="cgledger:RuleRecorded")
@@ -250,10 +270,30 @@ class Campaign(Aggregate):
             self.date_index = self.calendar.index(values["cg_date"])
             self.ruleset.rules.on_new_date(self.rules, values["cg_date"])
             self.steps = dict.fromkeys(self.sides, values["step"])
+        elif kind in ("InitiativeChosen", "InitiativeDetermined"):
+            self._on_initiative(kind, seq, values)
         else:
             self.ruleset.rules.apply(self.rules, kind, seq, values)
             if "side" in values and "step" in values:
                 self.steps[values["side"]] = values["step"]
+
+    def _on_initiative(self, kind: str, seq: int, values: dict[str, Any]) -> None:
+        entry = self.initiatives.setdefault(
+            values["cg_date"],
+            {"chosen": {}, "chits": {}, "determined": None, "scenario": None, "setup_first": None},
+        )
+        entry["chosen"][values["side"]] = seq
+        self.steps[values["side"]] = values["step"]
+        if kind == "InitiativeChosen":
+            entry["chits"][values["side"]] = values["chit"]
+            return
+        entry["chits"] = dict(values["chits"])
+        entry["determined"] = seq
+        entry["scenario"] = values["scenario"]
+        entry["setup_first"] = values["setup_first"]
+        for side, chit in values["chits"].items():
+            if chit == "attack":
+                self.attack_chits[side] = self.attack_chits.get(side, 0) + 1
 
     def _on_CampaignCreated(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.ruleset_id = p["ruleset"]
@@ -276,6 +316,8 @@ class Campaign(Aggregate):
         self.date_index = self.calendar.index(g["start_date"])
         self.steps = dict.fromkeys(self.sides)
         self.ready = {}
+        self.initiatives = {}
+        self.attack_chits = {}
         self.rules = self.ruleset.rules.initial_state(g, self.sides)
 
     def _rebuild_state(self) -> None:
@@ -802,6 +844,111 @@ class Campaign(Aggregate):
             return self.append(ctx, "CGDateReady", payload, {}, owner=None)
         payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}"}
         return self.append(ctx, "CGDateBegan", payload, {}, owner=None)
+
+    # ------------------------------------------------------------------ initiative
+
+    def choose_initiative(
+        self, ctx: Ctx, side: str | None, chit: str, *, attack_limits: Mapping[str, int]
+    ) -> int:
+        """Initiative Determination (8.623, 9.6213; DESIGN §8): each side's chit
+        is secret until both are chosen (8.6232 "secretly places it ... then
+        revealed simultaneously"). The first chit is an event whose secret part
+        only its owner sees; the hash chain commits to it, so it cannot change.
+        The second chit reveals the first (``SecretRevealed``) and records both
+        with the scenario the matrix generates, and for a Dual Attack the setup
+        dr (8.6233a, 9.62133a), in one ``InitiativeDetermined`` event.
+        ``attack_limits``: the CG definition's ``attack_chits`` (8.6231)."""
+        rs = self.ruleset
+        ini = rs.initiative
+        if ini is None:
+            raise RuleViolation(
+                f"{rs.sequence_rule}: {rs.title} has no Initiative Determination step",
+                rule=rs.sequence_rule,
+            )
+        side = self.require_side(ctx, side)
+        if chit not in CHITS:
+            raise InvalidInput(f"a chit is {' or '.join(CHITS)}, not {chit!r}", field="chit")
+        date = self.cg_date
+        if date == self.genesis["start_date"]:
+            raise RuleViolation(
+                f"{ini.rule}: no Initiative is determined for the Initial Scenario ({date}); "
+                f"only the {rs.sequence_rule} '†' steps come before it",
+                rule=ini.rule,
+            )
+        entry = self.initiatives.get(date)
+        chosen: dict[str, int] = {} if entry is None else entry["chosen"]
+        if side in chosen:
+            raise RuleViolation(
+                f"{ini.rule}: {side} has chosen its Initiative chit for {date} already",
+                rule=ini.rule,
+            )
+        step = ini.step or ini.rule
+        if ini.step is not None:
+            self.check_step_order(side, ini.step)
+        rs.rules.before_engine_step(self, side, step)
+        limit = attack_limits.get(side)
+        used = self.attack_chits.get(side, 0)
+        if chit == "attack" and limit is not None and used >= limit:
+            raise RuleViolation(
+                f"{ini.limit_rule}: {side} has selected {used} Attack Chit(s) in this CG, "
+                f"the most its CG definition allows ({limit})",
+                rule=ini.limit_rule,
+            )
+        matrix_rule = f"{rs.id}:{ini.rule}"
+        payload = {**self.rule_payload(side, step), "rule": matrix_rule, "matrix": matrix_rule}
+        waiting = [s for s in self.sides if s != side and s not in chosen]
+        if waiting:
+            return self.append(ctx, "InitiativeChosen", payload, {"chit": chit}, owner=side)
+        assert entry is not None
+        (other,) = (s for s in self.sides if s != side)
+        first = chosen[other]
+        # Revealed by the rule, not by its owner: both chits are now known.
+        self._emit(ctx, "SecretRevealed", {"of_seq": first, "of_owner": other}, None)
+        chits = {other: entry["chits"][other], side: chit}
+        pair = (chits[self.sides[0]], chits[self.sides[1]])
+        scenario = ini.scenario(pair)
+        values: dict[str, Any] = {"chits": chits, "scenario": scenario, "setup_first": None}
+        if scenario == DUAL_ATTACK and ini.dual_attack_table is not None:
+            assert ini.dual_attack_roller is not None
+            table = self.table(ini.dual_attack_table)
+            # The dr is the rule's roller's (the U.S. player's in 8.6233a),
+            # whichever side chose second; the bookkeeping events stay the caller's.
+            self._define_table(ctx, table)
+            if self.committed - (self.roll_count + 1) < dice.LOW_WATER:
+                self._publish_batch(ctx)
+            roller = replace(ctx, actor=ini.dual_attack_roller)
+            pub, _, result = self.roll_on(roller, table, [], {}, secret=False, client_nonce=None)
+            # The event names the table it read, as every roll does (``cgledger verify``).
+            payload = {**payload, "rule": table.id, "table": _table_ref(table), "roll": pub}
+            values = {
+                **values,
+                "inputs": {},
+                **result,
+                "setup_first": ini.setup_first[result["outcome"]["band"]],
+            }
+        return self.append(ctx, "InitiativeDetermined", payload, values, owner=None)
+
+    def initiative_view(self, cg_date: str, viewer: str) -> dict[str, Any]:
+        """The Initiative of ``cg_date`` as ``viewer`` may see it: who has chosen,
+        and each chit once both are chosen (before that, only to its owner and
+        the referee)."""
+        entry = self.initiatives.get(cg_date)
+        chosen = {} if entry is None else entry["chosen"]
+        determined = entry is not None and entry["determined"] is not None
+        chits: dict[str, str | None] = {}
+        for side in self.sides:
+            chit = None if entry is None else entry["chits"].get(side)
+            seen = determined or viewer in (side, REFEREE)
+            chits[side] = chit if seen else None
+        return {
+            "cg_date": cg_date,
+            "chosen": {side: side in chosen for side in self.sides},
+            "seqs": {side: chosen.get(side) for side in self.sides},
+            "chits": chits,
+            "determined": None if entry is None else entry["determined"],
+            "scenario": None if entry is None else entry["scenario"],
+            "setup_first": None if entry is None else entry["setup_first"],
+        }
 
     def _next_date(self, rs: Ruleset, step: str, cg_date: str | None) -> str:
         current = self.cg_date
@@ -1420,6 +1567,8 @@ _TRIGGERS: dict[str, Callable[[Campaign, dict[str, Any]], None]] = {
     "SecretRevealed": Campaign._secret_revealed,
     "CGDateReady": Campaign._cg_date_ready,
     "CGDateBegan": Campaign._cg_date_began,
+    "InitiativeChosen": Campaign._initiative_chosen,
+    "InitiativeDetermined": Campaign._initiative_determined,
     "UndoRequested": Campaign._undo_requested,
     "UndoApplied": Campaign._undo_applied,
     "UndoRejected": Campaign._undo_rejected,

@@ -35,7 +35,9 @@ from cgledger.domain.errors import InvalidInput, NotFound, RuleViolation
 BOOKKEEPING = frozenset({"CommitmentsPublished", "TableDefined"})
 ROLL_ONLY = frozenset({"DiceRolled", "TableRolled"})
 #: The engine's state events; each ruleset adds its own (``Rules.state_events``).
-STATE_EVENTS = frozenset({"CGDateReady", "CGDateBegan"})
+STATE_EVENTS = frozenset(
+    {"CGDateReady", "CGDateBegan", "InitiativeChosen", "InitiativeDetermined"}
+)
 UNDO = "UndoApplied"
 REVERTIBLE = ROLL_ONLY | STATE_EVENTS | {UNDO}
 

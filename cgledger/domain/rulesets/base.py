@@ -111,6 +111,17 @@ class Initiative:
 
     rule: str
     matrix: Mapping[tuple[str, str], str]
+    #: The RePh step that holds it (8.623; ABtF's 9.621 holds 9.6213): a side
+    #: that chooses its chit has reached that step.
+    step: str | None = None
+    #: The rule that limits a side's Attack Chits over the CG (8.6231, 9.62131);
+    #: the limits are the CG definition's ``attack_chits``.
+    limit_rule: str = ""
+    #: A Dual Attack's setup dr (8.6233a, 9.6213a): its table, the side whose
+    #: dr it is, and the side that sets up first for each band of the table.
+    dual_attack_table: str | None = None
+    dual_attack_roller: str | None = None
+    setup_first: tuple[str, ...] = ()
 
     def scenario(self, chits: tuple[str, str]) -> str:
         return self.matrix[chits]
@@ -224,6 +235,11 @@ class Rules:
         """Refuse (``RuleViolation``) a new CG Date that ``sides`` may not begin yet."""
         del engine, sides
 
+    def before_engine_step(self, engine: Engine, side: str, step: str) -> None:
+        """Refuse (``RuleViolation``) an engine step of ``side`` (e.g. 8.623
+        Initiative) while an earlier step's required action is not done."""
+        del engine, side, step
+
     def roster(
         self, engine: Engine, side: str, visible: Callable[[int | None], bool]
     ) -> dict[str, Any]:
@@ -311,6 +327,18 @@ class Ruleset:
             unknown = set(self.initiative.matrix.values()) - set(self.scenario_types)
             if unknown:
                 raise ValueError(f"{self.id}: unknown scenario types {sorted(unknown)}")
+            self._check_initiative(self.initiative)
+
+    def _check_initiative(self, ini: Initiative) -> None:
+        if ini.step is not None and ini.step not in self._step_index:
+            raise ValueError(f"{self.id}: the Initiative step {ini.step} is not a RePh step")
+        if ini.dual_attack_table is None:
+            return
+        table = self.tables.get(ini.dual_attack_table)
+        if table is None or len(ini.setup_first) != len(table.bands):
+            raise ValueError(f"{self.id}: setup_first needs one side per band of its table")
+        if ini.dual_attack_roller not in self.sides or not set(ini.setup_first) <= set(self.sides):
+            raise ValueError(f"{self.id}: the Dual Attack dr names an unknown side")
 
     def _check_binding(self, table: Table) -> None:
         unknown = [s for s in table.sides if s not in self.sides]

@@ -273,6 +273,13 @@ RULESET = Ruleset(
                 ("idle", "idle"): "idle",
             }
         ),
+        step="9.621",
+        limit_rule="9.62131",
+        # 9.62133a: "The German player makes a dr to determine which side sets up
+        # first: if ≤ 3 the British does; otherwise the German does."
+        dual_attack_table="abtf:9.6213a",
+        dual_attack_roller=GERMAN,
+        setup_first=(BRITISH, GERMAN),
     ),
     rules=CppRules("abtf", cpp_base, CPP),
     tables=abtf_tables.TABLES,

@@ -244,6 +244,11 @@ class CppRules(Rules):
                     rule=rule,
                 )
 
+    def before_engine_step(self, engine: Engine, side: str, step: str) -> None:
+        # The engine's steps (Initiative) come after CPP Replenishment (8.616, 9.616).
+        del step
+        self._require_replenished(engine, side)
+
     # -------------------------------------------------------------- commands
 
     def _replenish(self, engine: Engine, ctx: Ctx, body: ReplenishmentCreate) -> int:

@@ -241,5 +241,12 @@ RULESET = Ruleset(
                 ("idle", "idle"): "idle",
             }
         ),
+        step="8.623",
+        limit_rule="8.6231",
+        # 8.6233a: "The U.S. player makes a dr to determine which side sets up
+        # first: if ≤ 3 the U.S. does; otherwise the German does."
+        dual_attack_table="kgp:8.6233a",
+        dual_attack_roller=US,
+        setup_first=(US, GERMAN),
     ),
 )

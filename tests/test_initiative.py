@@ -1,0 +1,228 @@
+"""Initiative Determination (8.623, 9.6213; DESIGN §8, issue 13 item 4): secret
+simultaneous chits by commit and reveal, the 8.6232 (9.62132) matrix, a Dual
+Attack's setup dr (8.6233a, 9.62133a) and the Attack-Chit limit of the CG
+definition (8.6231)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from conftest import Game, assert_problem, created, ok
+from fastapi.testclient import TestClient
+
+from cgledger.domain.rulesets import REGISTRY
+from cgledger.verify import verify_bytes
+
+KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
+
+
+def _replenish(game: Game) -> None:
+    """Every side's CPP Replenishment of the current CG Date, if not made yet."""
+    for side in REGISTRY[game.created["ruleset"]].sides:
+        r = game.post(side, "/cpp-replenishments", {})
+        assert r.status_code == 201 or "already replenished" in r.text, r.text
+
+
+def _to_date(game: Game, target: str) -> None:
+    """Begin CG Dates until ``target``, each side replenishing its CPP first."""
+    while (now := game.get("referee").json()["cg_date"]) != target:
+        if now != game.created["cg_date"]:
+            _replenish(game)
+        created(game.post("referee", "/cg-dates", {}))
+
+
+def _ready(game: Game, date: str) -> None:
+    """On ``date``, with every side's CPP Replenishment made."""
+    _to_date(game, date)
+    _replenish(game)
+
+
+def _choose(game: Game, role: str, chit: str, **extra: Any) -> Any:
+    return game.post(role, "/initiative", {"chit": chit, **extra})
+
+
+@pytest.fixture
+def kgp(client: TestClient) -> Game:
+    game = Game(client, KGP)
+    _ready(game, "19 PM")
+    return game
+
+
+def test_the_initial_scenario_has_no_initiative(client: TestClient) -> None:
+    game = Game(client, KGP)
+    problem = assert_problem(_choose(game, "US", "attack"), 409)
+    assert problem["detail"].startswith("8.6232: no Initiative is determined for the Initial")
+
+
+def test_a_ruleset_without_initiative_says_so(client: TestClient) -> None:
+    game = Game(client, {"ruleset": "sg", "campaign": "SG"})
+    problem = assert_problem(_choose(game, "American", "attack"), 409)
+    assert problem["detail"].startswith("1.2: ")
+
+
+def test_the_cpp_replenishment_comes_first(client: TestClient) -> None:
+    game = Game(client, KGP)
+    _to_date(game, "19 PM")
+    problem = assert_problem(_choose(game, "US", "idle"), 409)
+    assert problem["detail"] == (
+        "8.6: steps are carried out in the numbered order; make the 8.616 CPP "
+        "Replenishment DR for US on 19 PM first"
+    )
+
+
+def test_the_first_chit_is_secret_until_both_are_chosen(kgp: Game) -> None:
+    mine = created(_choose(kgp, "US", "attack"))
+    assert mine["chits"] == {"US": "attack", "German": None}
+    assert mine["chosen"] == {"US": True, "German": False}
+    assert mine["scenario"] is None
+    seq = mine["seq"]
+
+    # The German sees that a chit was chosen, never which: in the Initiative,
+    # the event log, the export and the campaign.
+    seen = ok(kgp.get("German", "/initiative"))["items"]
+    assert seen == [
+        {
+            "cg_date": "19 PM",
+            "chosen": {"US": True, "German": False},
+            "seqs": {"US": seq, "German": None},
+            "chits": {"US": None, "German": None},
+            "determined": None,
+            "scenario": None,
+            "setup_first": None,
+        }
+    ]
+    event = ok(kgp.get("German", f"/events?after={seq - 1}&limit=1"))["items"][0]
+    assert event["type"] == "InitiativeChosen"
+    assert event["secret"] is None
+    assert "attack" not in json.dumps(event)
+    export = kgp.client.get(f"{kgp.url}/export", headers=kgp.h("German")).text
+    assert '"chit"' not in export
+    assert "attack" not in json.dumps(ok(kgp.get("German")))
+    # Its owner and the referee see it.
+    assert ok(kgp.get("US", "/initiative"))["items"][0]["chits"]["US"] == "attack"
+    assert ok(kgp.get("referee", "/initiative"))["items"][0]["chits"]["US"] == "attack"
+    # One chit per side per CG Date.
+    problem = assert_problem(_choose(kgp, "US", "idle"), 409)
+    assert problem["detail"] == "8.6232: US has chosen its Initiative chit for 19 PM already"
+
+
+@pytest.mark.parametrize(
+    ("us", "german", "scenario"),
+    [
+        ("attack", "attack", "dual-attack"),
+        ("idle", "attack", "german-assault"),
+        ("attack", "idle", "us-assault"),
+        ("idle", "idle", "idle"),
+    ],
+)
+def test_the_second_chit_reveals_both_and_reads_the_8_6232_matrix(
+    kgp: Game, us: str, german: str, scenario: str
+) -> None:
+    first = created(_choose(kgp, "German", german))["seq"]
+    out = created(_choose(kgp, "US", us))
+    assert out["chits"] == {"US": us, "German": german}
+    assert out["scenario"] == scenario
+    assert out["determined"] == out["seq"]
+    for role in ("US", "German", "referee"):
+        view = ok(kgp.get(role, "/initiative?cg_date=19pm"))["items"][0]
+        assert view["chits"] == {"US": us, "German": german}
+        assert view["scenario"] == scenario
+    # The first chit's secret part is revealed to everyone, in the log and the export.
+    log = ok(kgp.get("US", f"/events?after={first - 1}"))["items"]
+    assert log[0]["secret"]["chit"] == german
+    assert any(e["type"] == "SecretRevealed" and e["payload"]["of_seq"] == first for e in log)
+    determined = log[-1]
+    assert determined["type"] == "InitiativeDetermined"
+    assert determined["payload"]["chits"] == {"US": us, "German": german}
+    if scenario == "dual-attack":
+        # 8.6233a: "The U.S. player makes a dr ... if ≤ 3 the U.S. does; otherwise the German".
+        roll = determined["payload"]["roll"]
+        assert roll["side"] == "US"
+        assert roll["count"] == 1
+        assert determined["payload"]["rule"] == "kgp:8.6233a"
+        assert out["setup_first"] == ("US" if roll["dice"][0] <= 3 else "German")
+    else:
+        assert "roll" not in determined["payload"]
+        assert out["setup_first"] is None
+    body = kgp.client.get(f"{kgp.url}/export", headers=kgp.h("German")).content
+    report = verify_bytes(body)
+    assert report.rolls_recomputed == (1 if scenario == "dual-attack" else 0)
+
+
+def test_abtf_dual_attack_setup_is_the_germans_dr(client: TestClient) -> None:
+    game = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
+    _ready(game, "18 EVE")
+    created(_choose(game, "British", "attack"))
+    out = created(_choose(game, "German", "attack"))
+    assert out["scenario"] == "dual-attack"
+    event = ok(game.get("British", f"/events?after={out['seq'] - 1}"))["items"][0]
+    roll = event["payload"]["roll"]
+    assert roll["side"] == "German"  # 9.62133a: "The German player makes a dr"
+    assert out["setup_first"] == ("British" if roll["dice"][0] <= 3 else "German")
+
+
+def test_the_attack_chit_limit_of_the_definition(client: TestClient) -> None:
+    """8.6231: "Each CG ... lists the maximum number of Attack Chits ... each
+    side may select during the course of that CG"; the CG definition holds it."""
+    definition = copy.deepcopy(ok(client.get("/v1/rulesets/kgp/sample-definition")))
+    definition["attack_chits"] = {"US": 1}
+    game = Game(client, {**KGP, "definition": definition})
+    _ready(game, "19 PM")
+    created(_choose(game, "US", "attack"))
+    created(_choose(game, "German", "attack"))
+    _ready(game, "19 N")
+    before = game.version()
+    problem = assert_problem(_choose(game, "US", "attack"), 409)
+    assert problem["detail"] == (
+        "8.6231: US has selected 1 Attack Chit(s) in this CG, the most its CG definition "
+        "allows (1)"
+    )
+    assert game.version() == before
+    created(_choose(game, "US", "idle"))
+    # A side the definition leaves out has no limit.
+    created(_choose(game, "German", "attack"))
+
+
+def test_a_chit_undone_before_the_opponent_chose_can_be_chosen_again(kgp: Game) -> None:
+    """DESIGN §5: a side's own latest action that nothing depends on is undone
+    at once; the opponent never saw the chit, so nothing is gained by it."""
+    seq = created(_choose(kgp, "US", "attack"))["seq"]
+    undo = created(kgp.post("US", "/undo-requests", {"seqs": [seq], "reason": "misclick"}))
+    assert undo["status"] == "applied"
+    assert ok(kgp.get("German", "/initiative"))["items"] == []  # no date has a chit
+    view = ok(kgp.get("German", "/initiative?cg_date=19 PM"))["items"][0]
+    assert view["chosen"] == {"US": False, "German": False}
+    again = created(_choose(kgp, "US", "idle"))
+    assert again["chits"]["US"] == "idle"
+
+
+def test_time_travel_shows_the_chits_as_they_were_seen(kgp: Game) -> None:
+    first = created(_choose(kgp, "US", "attack"))["seq"]
+    created(_choose(kgp, "German", "idle"))
+    then = ok(kgp.get("German", f"/initiative?at={first}"))["items"][0]
+    assert then["chits"] == {"US": None, "German": None}
+    now = ok(kgp.get("German", "/initiative"))["items"][0]
+    assert now["chits"] == {"US": "attack", "German": "idle"}
+
+
+def test_the_referee_chooses_for_a_named_side(kgp: Game) -> None:
+    assert_problem(_choose(kgp, "referee", "attack"), 422)  # the referee names the side
+    assert created(_choose(kgp, "referee", "attack", side="US"))["chosen"]["US"] is True
+    assert_problem(_choose(kgp, "German", "attack", side="US"), 403)
+
+
+def test_a_retry_with_the_same_key_replays(kgp: Game) -> None:
+    headers = {"Idempotency-Key": "chit-1"}
+    one = created(kgp.post("US", "/initiative", {"chit": "idle"}, **headers))
+    two = kgp.post("US", "/initiative", {"chit": "idle"}, **headers)
+    assert two.status_code == 201
+    assert two.json()["seq"] == one["seq"]
+    assert kgp.version() == one["seq"]
+
+
+def test_an_unknown_chit_or_date_is_422(kgp: Game) -> None:
+    assert_problem(_choose(kgp, "US", "defend"), 422)
+    assert_problem(kgp.get("US", "/initiative?cg_date=30 AM"), 422)
