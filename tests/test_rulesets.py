@@ -45,7 +45,12 @@ def test_rulesets_list_their_interface(client: TestClient) -> None:
     listed = {r["id"]: r for r in ok(client.get("/v1/rulesets"))}
     assert set(listed) >= {"kgp", "abtf", "sg"}
     kgp = listed["kgp"]
-    assert [a["path"] for a in kgp["actions"]] == ["cpp-replenishments", "rg-purchases", "recon"]
+    assert [a["path"] for a in kgp["actions"]] == [
+        "cpp-replenishments",
+        "rg-purchases",
+        "recon",
+        "ammunition-shortage",
+    ]
     assert kgp["roster"] is True
     assert [s["rule"] for s in kgp["reph_steps"]][:2] == ["8.601", "8.602"]
     matrix = {

@@ -163,26 +163,32 @@ def _to_date(game: Game, target: str, *, replenish: bool) -> None:
 
 
 def test_kgp_8_618_is_rolled_from_20_am_on(client: TestClient) -> None:
+    """8.618 changes the campaign's state, so it has its own command
+    (``/ammunition-shortage``); the binding is checked first, for it and for a
+    plain table roll alike."""
     game = _game(client, "kgp")
     _to_date(game, "19 PM", replenish=True)
+    for side in ("US", "German"):
+        created(game.post(side, "/cpp-replenishments", {}))  # 8.616 comes before 8.618
     before = game.version()
-    problem = assert_problem(_roll(game, "German", "kgp:8.618"), 409)
-    assert problem["detail"] == (
-        "8.618: the German Ammunition Shortage DR is rolled from 20 AM on; the CG Date is 19 PM"
-    )
-    assert problem["rule"] == "8.618"
+    for path, body in (
+        ("/ammunition-shortage", {"scenarios_after_20_am": 0}),
+        ("/tables/kgp:8.618/rolls", {}),
+    ):
+        problem = assert_problem(game.post("German", path, body), 409)
+        assert problem["detail"] == (
+            "8.618: the German Ammunition Shortage DR is rolled from 20 AM on; "
+            "the CG Date is 19 PM"
+        )
+        assert problem["rule"] == "8.618"
     assert game.version() == before
 
     # The referee's ruling: rolled at any time, and recorded as the referee's.
-    ruling = created(_roll(game, "referee", "kgp:8.618"))
-    assert ruling["side"] == "referee"
-    assert ruling["cg_date"] == "19 PM"
-
-    _to_date(game, "20 AM", replenish=True)
-    rolled = created(_roll(game, "German", "kgp:8.618"))
-    assert rolled["side"] == "German"
-    assert rolled["cg_date"] == "20 AM"
-    assert_problem(_roll(game, "US", "kgp:8.618"), 403)  # the side comes first
+    ruling = created(
+        game.post("referee", "/ammunition-shortage", {"side": "German", "scenarios_after_20_am": 0})
+    )
+    assert ruling["event"]["actor"] == "referee"
+    assert ruling["event"]["payload"]["cg_date"] == "19 PM"
 
 
 def test_kgp_8_6141c_is_rolled_only_on_22_n(client: TestClient) -> None:

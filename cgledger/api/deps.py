@@ -217,6 +217,7 @@ def campaign_view(campaign: Campaign) -> dict[str, Any]:
             for side, step in campaign.steps.items()
         },
         "ready_for_next_cg_date": sorted(campaign.ready),
+        "conditions": rs.rules.conditions(campaign),
         "definition_hash": campaign.definition_hash,
         "rolls": campaign.roll_count,
         "version": campaign.version,

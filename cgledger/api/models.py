@@ -67,6 +67,8 @@ class CampaignView(_Open):
     extendable: bool
     reph_step: dict[str, StepRef | None]
     ready_for_next_cg_date: list[str]
+    #: Results that last (DESIGN §8), by name, e.g. ``ammunition_shortage`` (8.618).
+    conditions: dict[str, Any] = {}
     #: ``null`` for a campaign created before CG definitions existed.
     definition_hash: str | None
     rolls: int
@@ -346,6 +348,8 @@ class RosterView(_Open):
     version: int
     columns: list[str]
     lines: list[dict[str, Any]] | None = None
+    #: Results that last (DESIGN §8), as on the campaign.
+    conditions: dict[str, Any] = {}
 
 
 class Reverted(_Open):

@@ -666,7 +666,7 @@ class Campaign(Aggregate):
         rules call Secret is secret unless ``secret`` is false."""
         self._require_role(ctx)
         table = self.table(table_id)
-        self._check_binding(ctx, table)
+        self.check_binding(ctx, table)
         if table.endpoint:
             raise RuleViolation(
                 f"{table.rule}: {table.id} changes the campaign's state; roll it with "
@@ -694,7 +694,7 @@ class Campaign(Aggregate):
             ctx, "TableRolled", payload, values_out, owner=ctx.actor if hidden else None
         )
 
-    def _check_binding(self, ctx: Ctx, table: tablebook.Table) -> None:
+    def check_binding(self, ctx: Ctx, table: tablebook.Table) -> None:
         """DESIGN §8: a table is rolled by the sides its rule names, on the CG
         Dates it allows (403, 409; the detail starts with the rule number). The
         referee may roll any table at any time: a ruling, recorded as the
@@ -729,8 +729,8 @@ class Campaign(Aggregate):
         for counted in self.ruleset.counted(table.id):
             definition = table.drm(counted.drm)
             assert definition is not None  # checked when the ruleset was built
-            per = definition.kind == "per"
-            expected = counted.count(self.cg_date)
+            per, fixed = definition.kind == "per", definition.kind == "fixed"
+            expected = counted.count(self.cg_date, self.rules)
             named = [d for d in out if d.id == counted.drm]
             applies = not counted.sides or ctx.actor in counted.sides
             if named and ctx.actor != REFEREE and not applies:
@@ -741,8 +741,15 @@ class Campaign(Aggregate):
                     rule=counted.rule,
                 )
             for d in named:
+                if fixed and not expected:
+                    raise InvalidInput(
+                        f"{counted.rule}: {counted.drm} is counted by the ledger: it does not "
+                        f"apply on {self.cg_date}",
+                        field="drm",
+                        rule=counted.rule,
+                    )
                 given = d.count if per else d.value
-                if given != expected:
+                if not fixed and given != expected:
                     what = "count" if per else "value"
                     raise InvalidInput(
                         f"{counted.rule}: {counted.drm} is counted by the ledger: its {what} "
@@ -750,8 +757,11 @@ class Campaign(Aggregate):
                         field="drm",
                         rule=counted.rule,
                     )
-            if not named and applies and (ctx.actor != REFEREE or not counted.sides):
+            auto = applies and (ctx.actor != REFEREE or not counted.sides)
+            if not named and auto and (expected or not fixed):
                 count, value = (expected, None) if per else (None, expected)
+                if fixed:
+                    count = value = None
                 out.append(tablebook.DrmRequest(counted.drm, count=count, value=value))
         return out
 

@@ -66,18 +66,21 @@ class CountedDrm:
     8.6201's "Per day after Dec 19 N" from the CG Date, or ABtF's Campaign
     Exhaustion DRM from the 9.6161 chart.
 
-    ``count`` gives the DRM's count (a ``per`` DRM) or its x (a ``valued``
-    one) on a CG Date. The engine adds it to a side's roll when the roller
-    leaves it out, and refuses a roll that names it with another number (422,
-    the detail starting with ``rule``). ``sides``: the sides it applies to
-    (empty: every side); another side may not name it, and the referee's
+    ``count(cg_date, state)`` gives, from the CG Date and the ruleset's state
+    (``Campaign.rules``), the DRM's count (a ``per`` DRM), its x (a
+    ``valued`` one), or 1 or 0 for whether a ``fixed`` one applies (8.6146's
+    "If Ammunition Shortage [8.618] is already in effect"). The engine adds it
+    to a side's roll when the roller leaves it out, and refuses a roll that
+    names it with another number, or names a fixed one that does not apply
+    (422, the detail starting with ``rule``). ``sides``: the sides it applies
+    to (empty: every side); another side may not name it, and the referee's
     ruling gets it only where it applies to every side.
     """
 
     table: str
     drm: str
     rule: str
-    count: Callable[[str], int]
+    count: Callable[[str, Mapping[str, Any]], int]
     sides: tuple[str, ...] = ()
 
 
@@ -151,6 +154,8 @@ class Engine(Protocol):
     def require_side(self, ctx: Ctx, side: str | None) -> str: ...
 
     def check_step_order(self, side: str, step: str) -> None: ...
+
+    def check_binding(self, ctx: Ctx, table: Table) -> None: ...
 
     def table(self, table_id: str) -> Table: ...
 
@@ -235,6 +240,12 @@ class Rules:
         """Refuse (``RuleViolation``) a new CG Date that ``sides`` may not begin yet."""
         del engine, sides
 
+    def conditions(self, engine: Engine) -> dict[str, Any]:
+        """Results that last (DESIGN §8), shown with the campaign and the roster:
+        e.g. KGP 8.618's German Ammunition Shortage for the rest of the CG."""
+        del engine
+        return {}
+
     def before_engine_step(self, engine: Engine, side: str, step: str) -> None:
         """Refuse (``RuleViolation``) an engine step of ``side`` (e.g. 8.623
         Initiative) while an earlier step's required action is not done."""
@@ -316,8 +327,8 @@ class Ruleset:
         for counted in self.counted_drms:
             found = self.tables.get(counted.table)
             drm = None if found is None else found.drm(counted.drm)
-            if drm is None or drm.kind not in ("per", "valued"):
-                raise ValueError(f"{self.id}: no per/valued DRM {counted.drm} on {counted.table}")
+            if drm is None or drm.kind not in ("per", "valued", "fixed"):
+                raise ValueError(f"{self.id}: no DRM {counted.drm} on {counted.table} to count")
             if any(side not in self.sides for side in counted.sides):
                 raise ValueError(f"{self.id} {counted.drm}: unknown sides {counted.sides}")
         if self.initiative is not None:

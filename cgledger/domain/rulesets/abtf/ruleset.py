@@ -8,6 +8,7 @@ runs from 17 N to 21 EVE; ABtF adds the ``EVE`` CG Date between PM and N.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -60,8 +61,9 @@ def cpp_base(campaign: str, cg_date: str, side: str) -> int | None:
     return british if side == BRITISH else german
 
 
-def exhaustion_drm(cg_date: str) -> int:
+def exhaustion_drm(cg_date: str, state: Mapping[str, Any] | None = None) -> int:
     """The 9.6161 chart's Campaign Exhaustion DRM on ``cg_date``."""
+    del state
     return CPP_BASE_CHART[cg_date][2]
 
 

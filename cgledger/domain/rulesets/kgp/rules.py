@@ -23,7 +23,12 @@ from pydantic import Field, StrictInt, model_validator
 
 from cgledger.domain import tables as tablebook
 from cgledger.domain.context import Ctx
-from cgledger.domain.errors import InvalidInput, NotImplementedForRuleset, RuleViolation
+from cgledger.domain.errors import (
+    Forbidden,
+    InvalidInput,
+    NotImplementedForRuleset,
+    RuleViolation,
+)
 from cgledger.domain.requests import Body, Nonce
 from cgledger.domain.rulesets.base import Action, Engine, Rules
 from cgledger.domain.rulesets.kgp import cpp as cppbook
@@ -120,6 +125,19 @@ class RGPurchaseCreate(Body):
         assert self.rg is not None
         assert self.cpp is not None
         return [(self.rg, self.cpp)]
+
+
+class ShortageCreate(Body):
+    side: str | None = Field(
+        default=None, max_length=40, description="Defaults to the caller's side (the German)."
+    )
+    scenarios_after_20_am: StrictInt = Field(
+        ge=0,
+        le=100,
+        description="8.618: '+1 DRM ... per CG scenario completed after 20 AM'. Stated by the "
+        "roller and recorded with the roll (the ledger does not record scenarios yet).",
+    )
+    client_nonce: str | None = Nonce
 
 
 class ReconCreate(Body):
@@ -500,8 +518,120 @@ def _table_ref(table: tablebook.Table) -> dict[str, str]:
     return {"id": table.id, "hash": tablebook.content_hash(table)}
 
 
+SHORTAGE = "8.618"
+#: 8.618's table: its band 1 is "≥ 12 ... the German OB suffers from Ammunition Shortage".
+SHORTAGE_BAND = 1
+SHORTAGE_DRM = "scenarios-after-20-am"
+
+
 class KgpRules(CppRules):
-    """KGP's rules: its CPP roster (``CppRules``) and 8.6234's scenario victory."""
+    """KGP's rules: its CPP roster (``CppRules``), 8.618 German Ammunition
+    Shortage, which lasts for the rest of the CG once a Final DR ≥ 12 starts
+    it, and 8.6234's scenario victory."""
+
+    state_events = CppRules.state_events | {"AmmunitionShortageRolled"}
+    state_keys = CppRules.state_keys | {"shortage"}
+
+    def __init__(self, ruleset_id: str, base: Base) -> None:
+        super().__init__(ruleset_id, base)
+        shortage = Action(
+            "ammunition-shortage",
+            SHORTAGE,
+            "8.618: the German Ammunition Shortage DR, from 20 AM on; a Final DR ≥ 12 puts the "
+            "German OB under Ammunition Shortage (A19.131) for the rest of the CG.",
+            ShortageCreate,
+            self._shortage,
+            operation="ammunition-shortage",
+        )
+        self.actions = MappingProxyType({**self.actions, shortage.path: shortage})
+
+    def initial_state(self, genesis: dict[str, Any], sides: list[str]) -> dict[str, Any]:
+        state = super().initial_state(genesis, sides)
+        #: 8.618: the CG Dates its DR was made on, and the shortage once it began.
+        state["shortage"] = {"rolled": {}, "since": None}
+        return state
+
+    def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
+        if kind != "AmmunitionShortageRolled":
+            super().apply(state, kind, seq, values)
+            return
+        record = state["shortage"]
+        record["rolled"][values["cg_date"]] = seq
+        if values["shortage"]:
+            record["since"] = {"cg_date": values["cg_date"], "seq": seq}
+
+    def conditions(self, engine: Engine) -> dict[str, Any]:
+        since = engine.rules.get("shortage", {}).get("since")
+        if since is None:
+            return {}
+        return {
+            "ammunition_shortage": {
+                "side": "German",
+                "rule": SHORTAGE,
+                "since": since["cg_date"],
+                "seq": since["seq"],
+                "text": "The German OB suffers from Ammunition Shortage (A19.131) for the "
+                "duration of the CG",
+            }
+        }
+
+    def _shortage(self, engine: Engine, ctx: Ctx, body: ShortageCreate) -> int:
+        """8.618: "Beginning on Dec 20 AM, and on each CG Date thereafter (if
+        necessary), the German makes a DR. On a Final DR of ≥ 12 the German OB
+        suffers from Ammunition Shortage (A19.131) for the duration of the CG."
+        """
+        side = engine.require_side(ctx, body.side)
+        table = engine.table(SHORTAGE)
+        engine.check_binding(ctx, table)
+        if side not in table.sides:
+            raise Forbidden(
+                f"{SHORTAGE}: the {table.title} is made by the German side, not the {side} side",
+                rule=SHORTAGE,
+            )
+        record = engine.rules["shortage"]
+        since = record["since"]
+        if since is not None:
+            raise RuleViolation(
+                f"{SHORTAGE}: the German OB suffers Ammunition Shortage since {since['cg_date']} "
+                f"(event {since['seq']}) for the duration of the CG; no further DR is made",
+                rule=SHORTAGE,
+            )
+        done = record["rolled"].get(engine.cg_date)
+        if done is not None:
+            raise RuleViolation(
+                f"{SHORTAGE}: the DR for {engine.cg_date} was made already (event {done})",
+                rule=SHORTAGE,
+            )
+        self._require_replenished(engine, side)  # 8.616 comes first (8.6)
+        engine.check_step_order(side, SHORTAGE)
+        drm = [tablebook.DrmRequest(SHORTAGE_DRM, count=body.scenarios_after_20_am)]
+        pub, _, result = engine.roll_on(
+            ctx, table, drm, {}, secret=False, client_nonce=body.client_nonce
+        )
+        shortage = result["outcome"]["band"] == SHORTAGE_BAND
+        payload = {
+            **engine.rule_payload(side, SHORTAGE),
+            "rule": table.id,
+            "table": _table_ref(table),
+            "roll": pub,
+        }
+        values = {"inputs": {}, **result, "shortage": shortage}
+        return engine.append(ctx, "AmmunitionShortageRolled", payload, values, owner=None)
+
+    def verify_result(self, created: dict[str, Any], values: dict[str, Any]) -> str | None:
+        if values.get("rule") == f"{self.ruleset_id}:{SHORTAGE}" and "shortage" in values:
+            expected = values["outcome"]["band"] == SHORTAGE_BAND
+            if values["shortage"] is not expected:
+                return (
+                    f"{SHORTAGE}: a Final DR of {values['final']} "
+                    f"{'starts' if expected else 'does not start'} the Ammunition Shortage, but "
+                    f"shortage {values['shortage']} is recorded"
+                )
+            return None
+        return super().verify_result(created, values)
+
+    def roll_rules(self) -> frozenset[str]:
+        return super().roll_rules() | {f"{self.ruleset_id}:{SHORTAGE}"}
 
     def scenario_winner(
         self, scenario: str, start_lvp: dict[str, int], current_lvp: dict[str, int]

@@ -29,8 +29,9 @@ READINGS OF GARBLED OCR (each is easy to correct here, and only here):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any
 
 from cgledger.domain.rulesets.base import (
     CampaignDef,
@@ -185,17 +186,26 @@ REPH_STEPS = (
 )
 
 
-def _days_after(day: int) -> Callable[[str], int]:
+def _days_after(day: int) -> Callable[[str, Mapping[str, Any]], int]:
     """The days a CG Date lies after ``day`` December (its day minus ``day``, at least 0)."""
 
-    def count(cg_date: str) -> int:
+    def count(cg_date: str, state: Mapping[str, Any]) -> int:
+        del state
         return max(0, int(cg_date.split(" ", 1)[0]) - day)
 
     return count
 
 
-#: DRMs the ledger counts from the CG Date (DESIGN §8).
+def _shortage_in_effect(cg_date: str, state: Mapping[str, Any]) -> int:
+    """1 while 8.618's German Ammunition Shortage is in effect (``KgpRules``)."""
+    del cg_date
+    return 1 if state.get("shortage", {}).get("since") is not None else 0
+
+
+#: DRMs the ledger counts from the CG Date and the record (DESIGN §8).
 COUNTED_DRMS = (
+    # 8.6146: "+1 drm if Ammunition Shortage [8.618] is already in effect".
+    CountedDrm("kgp:8.6146", "ammunition-shortage", "8.6146", _shortage_in_effect),
     # 8.6201 "Per day after Dec 19 N": the day minus 19 (the 8.6205 EX: 21 AM is
     # "two days past 19 December").
     CountedDrm("kgp:8.6201", "days-after-dec-19", "8.6201", _days_after(19)),

@@ -187,6 +187,7 @@ AMMUNITION_SHORTAGE = Table(
     # necessary), the German makes a DR"
     sides=("German",),
     from_date="20 AM",
+    endpoint="/ammunition-shortage",
     dice=2,
     bands=(
         le(11, "No Ammunition Shortage"),

@@ -1,0 +1,154 @@
+"""8.618 German Ammunition Shortage (issue 13 item 3): "Beginning on Dec 20 AM,
+and on each CG Date thereafter (if necessary), the German makes a DR. On a Final
+DR of ≥ 12 the German OB suffers from Ammunition Shortage (A19.131) for the
+duration of the CG. A +1 DRM applies per CG scenario completed after 20 AM."
+The result lasts: it is campaign state, shown with the campaign and the roster,
+read by ``?at=``, undone by replay, and 8.6146's "+1 drm if Ammunition
+Shortage [8.618] is already in effect" is counted from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import Game, assert_problem, created, ok
+from fastapi.testclient import TestClient
+
+from cgledger.domain.rulesets import REGISTRY
+from cgledger.verify import verify_bytes
+
+KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
+#: Ten scenarios after 20 AM: +10, so even an Original DR of 2 gives a Final 12.
+CERTAIN = {"scenarios_after_20_am": 10}
+
+
+def _replenish(game: Game) -> None:
+    for side in ("US", "German"):
+        r = game.post(side, "/cpp-replenishments", {})
+        assert r.status_code == 201 or "already replenished" in r.text, r.text
+
+
+def _to_date(game: Game, target: str) -> None:
+    """Begin CG Dates until ``target``, with every side's 8.616 made on it."""
+    while (now := game.get("referee").json()["cg_date"]) != target:
+        if now != "19 AM":
+            _replenish(game)
+        created(game.post("referee", "/cg-dates", {}))
+    _replenish(game)
+
+
+@pytest.fixture
+def kgp(client: TestClient) -> Game:
+    game = Game(client, KGP)
+    _to_date(game, "20 AM")
+    return game
+
+
+def test_the_cpp_replenishment_comes_first(client: TestClient) -> None:
+    game = Game(client, KGP)
+    while game.get("referee").json()["cg_date"] != "20 AM":
+        if game.get("referee").json()["cg_date"] != "19 AM":
+            _replenish(game)
+        created(game.post("referee", "/cg-dates", {}))
+    problem = assert_problem(_shortage(game, scenarios_after_20_am=0), 409)
+    assert problem["detail"].startswith("8.6: steps are carried out in the numbered order; make")
+
+
+def _shortage(game: Game, role: str = "German", **body: Any) -> Any:
+    return game.post(role, "/ammunition-shortage", body)
+
+
+def test_a_final_dr_of_12_starts_the_shortage_for_the_rest_of_the_cg(kgp: Game) -> None:
+    out = created(_shortage(kgp, **CERTAIN))
+    event = out["event"]
+    assert event["type"] == "AmmunitionShortageRolled"
+    assert event["payload"]["rule"] == "kgp:8.618"
+    assert event["payload"]["shortage"] is True
+    assert event["payload"]["final"] == event["payload"]["original"] + 10 >= 12
+    drm = event["payload"]["drm"]
+    assert drm == [
+        {
+            "id": "scenarios-after-20-am",
+            "text": "Per CG scenario completed after 20 AM",
+            "count": 10,
+            "value": 10,
+        }
+    ]
+    seq = out["seq"]
+    for role in ("US", "German", "referee"):
+        conditions = ok(kgp.get(role))["conditions"]
+        assert conditions["ammunition_shortage"]["since"] == "20 AM"
+        assert conditions["ammunition_shortage"]["seq"] == seq
+        assert conditions["ammunition_shortage"]["rule"] == "8.618"
+        assert ok(kgp.get(role, "/roster?side=German"))["conditions"] == conditions
+    # ?at= the event before: no shortage yet.
+    assert ok(kgp.get("US", f"/state?at={seq - 1}"))["campaign"]["conditions"] == {}
+    # "for the duration of the CG": no further DR, on this date or any later one.
+    problem = assert_problem(_shortage(kgp, scenarios_after_20_am=0), 409)
+    assert problem["detail"].startswith(
+        f"8.618: the German OB suffers Ammunition Shortage since 20 AM (event {seq})"
+    )
+    _to_date(kgp, "20 PM")
+    assert_problem(_shortage(kgp, scenarios_after_20_am=0), 409)
+    assert "ammunition_shortage" in ok(kgp.get("US"))["conditions"]
+
+
+def test_no_shortage_means_another_dr_on_the_next_date(kgp: Game) -> None:
+    """"(if necessary)": while no shortage began, the DR is made again on each
+    later CG Date, once per date."""
+    out = created(_shortage(kgp, scenarios_after_20_am=0))
+    payload = out["event"]["payload"]
+    assert payload["shortage"] is (payload["final"] >= 12)
+    if payload["shortage"]:
+        pytest.skip("a natural 12 (1 in 36): the shortage began")
+    assert ok(kgp.get("German"))["conditions"] == {}
+    problem = assert_problem(_shortage(kgp, scenarios_after_20_am=0), 409)
+    assert problem["detail"] == f"8.618: the DR for 20 AM was made already (event {out['seq']})"
+    _to_date(kgp, "20 PM")
+    created(_shortage(kgp, scenarios_after_20_am=1))
+
+
+def test_it_is_the_germans_dr_and_its_count_is_stated(kgp: Game) -> None:
+    assert_problem(_shortage(kgp, "US", scenarios_after_20_am=0), 403)
+    assert_problem(_shortage(kgp, "referee", side="US", scenarios_after_20_am=0), 403)
+    problem = assert_problem(_shortage(kgp), 422)  # the roller states the scenarios
+    assert "scenarios_after_20_am" in problem["detail"]
+    assert_problem(_shortage(kgp, scenarios_after_20_am=-1), 422)
+
+
+def test_8_6146_counts_the_shortage(kgp: Game) -> None:
+    """8.6146: "+1 drm if Ammunition Shortage [8.618] is already in effect"."""
+    roll = "/tables/kgp:8.6146/rolls"
+    named = {"drm": [{"id": "ammunition-shortage"}]}
+    problem = assert_problem(kgp.post("German", roll, named), 422)
+    assert problem["detail"] == (
+        "8.6146: ammunition-shortage is counted by the ledger: it does not apply on 20 AM"
+    )
+    before = created(kgp.post("German", roll, {}))
+    assert before["drm"] == []
+    created(_shortage(kgp, **CERTAIN))
+    after = created(kgp.post("German", roll, {}))
+    assert [d["id"] for d in after["drm"]] == ["ammunition-shortage"]
+    assert after["final"] == after["original"] + 1
+
+
+def test_an_undo_ends_the_shortage_by_replay(kgp: Game) -> None:
+    seq = created(_shortage(kgp, **CERTAIN))["seq"]
+    undo = created(kgp.post("referee", "/undo-requests", {"seqs": [seq], "reason": "wrong count"}))
+    assert undo["status"] == "applied"
+    assert ok(kgp.get("US"))["conditions"] == {}
+    # The DR may be made again on this date, and the undone roll keeps its index.
+    again = created(_shortage(kgp, scenarios_after_20_am=0))
+    assert again["roll"]["after_undo"] is not None or again["roll"]["index"] > 0
+
+
+def test_the_export_verifies_the_recorded_result(kgp: Game) -> None:
+    created(_shortage(kgp, **CERTAIN))
+    body = kgp.client.get(f"{kgp.url}/export", headers=kgp.h("US")).content
+    report = verify_bytes(body)
+    assert report.rule_results_checked >= 1
+    rules = REGISTRY["kgp"].rules
+    values = {"rule": "kgp:8.618", "shortage": False, "final": 13, "outcome": {"band": 1}}
+    assert rules.verify_result({}, values) == (
+        "8.618: a Final DR of 13 starts the Ammunition Shortage, but shortage False is recorded"
+    )
