@@ -580,7 +580,8 @@ class Ledger:
                         f"the campaign was too busy: other servers kept writing to it "
                         f"for {BUSY_SECONDS:.0f} s; retry"
                     ) from None
-                time.sleep(random.uniform(0, min(0.05, 0.002 * 2**attempt)))  # noqa: S311
+                backoff = 0.002 * 2 ** min(attempt, 5)
+                time.sleep(random.uniform(0, min(0.05, backoff)))  # noqa: S311
                 continue
             turn.saved = campaign.version
             appended = _history(campaign).pending

@@ -176,3 +176,29 @@ def test_a_campaign_created_before_abtf_kept_a_roster_says_so(
     ):
         problem = assert_problem(r, 501)
         assert "before this ledger kept its CG Roster" in problem["detail"]
+
+
+def test_an_old_free_9_6162_roll_still_verifies(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before ABtF kept a roster, 9.6162 was a plain table roll (no Base # of
+    the ledger's): its export verifies by the table re-read alone, not as a CPP
+    Replenishment (a review found ``cgledger verify`` failing on it)."""
+    import dataclasses
+
+    from cgledger.domain import rulesets
+    from cgledger.domain.rulesets.base import Rules
+
+    abtf = REGISTRY["abtf"]
+    steps = tuple(dataclasses.replace(st, action=None) for st in abtf.reph_steps)
+    tables = dict(abtf.tables)
+    tables["abtf:9.6162"] = dataclasses.replace(tables["abtf:9.6162"], endpoint="")
+    before = dataclasses.replace(abtf, rules=Rules(), reph_steps=steps, tables=tables)
+    monkeypatch.setitem(rulesets._RULESETS, "abtf", before)
+    old = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
+    roll = {"inputs": {"base": 25}}
+    created(old.post("British", "/tables/abtf:9.6162/rolls", roll))
+    monkeypatch.undo()
+    for role in ("British", "German", "referee"):
+        body = old.client.get(f"{old.url}/export", headers=old.h(role)).content
+        verify_bytes(body)

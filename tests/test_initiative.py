@@ -67,10 +67,10 @@ def test_the_cpp_replenishment_comes_first(client: TestClient) -> None:
     game = Game(client, KGP)
     _to_date(game, "19 PM")
     problem = assert_problem(_choose(game, "US", "idle"), 409)
-    assert problem["detail"] == (
-        "8.6: steps are carried out in the numbered order; make the 8.616 CPP "
-        "Replenishment DR for US on 19 PM first"
+    assert problem["detail"].startswith(
+        "8.616: CPP Replenishment requires its action of US on 19 PM before the step is passed"
     )
+    assert problem["detail"].endswith("/cpp-replenishments)")
 
 
 def test_the_first_chit_is_secret_until_both_are_chosen(kgp: Game) -> None:
@@ -226,3 +226,45 @@ def test_a_retry_with_the_same_key_replays(kgp: Game) -> None:
 def test_an_unknown_chit_or_date_is_422(kgp: Game) -> None:
     assert_problem(_choose(kgp, "US", "defend"), 422)
     assert_problem(kgp.get("US", "/initiative?cg_date=30 AM"), 422)
+
+
+def test_the_second_chooser_cannot_take_back_what_revealed_the_first(kgp: Game) -> None:
+    """DESIGN §5: the determination showed the second chooser the first chit, so
+    it is never undone alone: the opponent or the referee decides."""
+    created(_choose(kgp, "German", "attack"))
+    seq = created(_choose(kgp, "US", "idle"))["seq"]
+    undo = created(kgp.post("US", "/undo-requests", {"seqs": [seq], "reason": "misclick"}))
+    assert undo["status"] == "pending"
+    assert ok(kgp.get("US", "/initiative"))["items"][0]["scenario"] == "german-assault"
+
+
+def test_a_chit_its_owner_showed_is_not_revealed_twice(kgp: Game) -> None:
+    """The first chooser may show its chit (``/events/{seq}/reveal``); the other
+    side then sees it, and its own choice still determines the scenario."""
+    seq = created(_choose(kgp, "German", "attack"))["seq"]
+    ok(kgp.post("German", f"/events/{seq}/reveal"))
+    assert ok(kgp.get("US", "/initiative"))["items"][0]["chits"]["German"] == "attack"
+    out = created(_choose(kgp, "US", "attack"))
+    assert out["scenario"] == "dual-attack"
+    log = ok(kgp.get("referee", f"/events?after={seq}"))["items"]
+    assert [e["type"] for e in log].count("SecretRevealed") == 1
+
+
+def test_abtf_limits_idle_chits_too(client: TestClient) -> None:
+    """9.62131: "the maximum number of Attack and Idle Chits each side may select"."""
+    definition = copy.deepcopy(ok(client.get("/v1/rulesets/abtf/sample-definition")))
+    definition["idle_chits"] = {"German": 1}
+    game = Game(
+        client,
+        {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM", "definition": definition},
+    )
+    _ready(game, "18 EVE")
+    created(_choose(game, "German", "idle"))
+    created(_choose(game, "British", "idle"))
+    _ready(game, "18 N")
+    problem = assert_problem(_choose(game, "German", "idle"), 409)
+    assert problem["detail"] == (
+        "9.62131: German has selected 1 Idle Chit(s) in this CG, the most its CG definition "
+        "allows (1)"
+    )
+    created(_choose(game, "German", "attack"))

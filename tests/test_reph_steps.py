@@ -72,6 +72,7 @@ KGP = (
         ("†", "*"),
         sides=(GERMAN,),
         from_date="20 AM",
+        action="ammunition-shortage",
     ),
     Row("8.619", "Purchasing Reinforcement Groups", "†*", ("†", "*")),
     Row("8.620", "RG Strength, Quality, Weapons & Leaders", "†*", ("†", "*")),
@@ -208,12 +209,14 @@ def test_marker_ranges(ruleset: str) -> None:
     assert next(st.id for st in steps if st.joint) == rs.new_date_step
 
 
-def test_the_cpp_replenishments_are_the_steps_that_name_an_action() -> None:
+def test_the_steps_that_name_an_action() -> None:
     named = {(rs.id, st.id): st.action for rs in REGISTRY.values() for st in rs.reph_steps}
     named = {k: v for k, v in named.items() if v is not None and k[0] in SEEDS}
     assert named == {
         ("kgp", "8.616"): "cpp-replenishments",
         ("abtf", "9.616"): "cpp-replenishments",
+        # 8.618: "the German makes a DR" on each CG Date from 20 AM "(if necessary)".
+        ("kgp", "8.618"): "ammunition-shortage",
     }
     assert "cpp-replenishments" in REGISTRY["kgp"].rules.actions
     assert "cpp-replenishments" in REGISTRY["abtf"].rules.actions

@@ -25,6 +25,16 @@ CREATE = {
 
 #: Every table bound to sides, with the sides its rule names (read off the seeds).
 SIDE_BOUND = {
+    "kgp:8.6171": ("US",),
+    "kgp:8.6171-mist": ("US",),
+    "kgp:8.6233a": ("US",),
+    "kgp:KGP13": ("German",),
+    "kgp:8.6204": ("German",),
+    "abtf:9.6213a": ("German",),
+    "abtf:9.6215": ("German",),
+    "abtf:9.62161": ("British",),
+    "abtf:9.62163": ("British",),
+    "abtf:9.62164": ("British",),
     "kgp:8.6141c": ("German",),
     "kgp:8.6146": ("German",),
     "kgp:8.618": ("German",),
@@ -72,6 +82,7 @@ def test_the_dates_are_the_seeds() -> None:
     }
     assert dated == {
         "kgp:8.618": ("20 AM", ()),  # 8.618 "Beginning on Dec 20 AM"
+        "kgp:KGP13": ("20 AM", ()),  # KGP13 "Commencing on Dec 20 AM"
         "kgp:8.6141c": (None, ("22 N",)),  # 8.6141c "If the current CG Date is Dec 22 N"
         "abtf:9.6201": ("19 AM", ()),  # 9.6201 "Commencing on the 19AM CG Date"
     }

@@ -260,7 +260,11 @@ def test_dice_and_reading() -> None:
     by_original = {t.id for t in kgp.TABLES.values() if t.by == "original"}
     assert by_original == {"kgp:8.6204", "kgp:8.6205"}
     endpoints = {t.id: t.endpoint for t in kgp.TABLES.values() if t.endpoint}
-    assert endpoints == {"kgp:8.616": "/cpp-replenishments", "kgp:8.622": "/recon"}
+    assert endpoints == {
+        "kgp:8.616": "/cpp-replenishments",
+        "kgp:8.618": "/ammunition-shortage",
+        "kgp:8.622": "/recon",
+    }
 
 
 @pytest.mark.parametrize("table", kgp.TABLES.values(), ids=list(kgp.TABLES))

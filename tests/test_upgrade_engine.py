@@ -128,3 +128,20 @@ def test_the_old_campaign_goes_on(client: TestClient, data_dir: Path) -> None:
         r = again.get(URL, headers=_h("US"))
         assert r.status_code == 200
         assert r.json()["version"] == ANSWERS["version"] + 2
+
+
+def test_an_old_campaign_takes_a_definition_amendment(client: TestClient) -> None:
+    """A campaign created before CG definitions has none in force: an amendment
+    starts from nothing (``base_hash`` null), and its answers and listing are
+    valid (a review found them failing their response model)."""
+    r = client.post(
+        f"{URL}/definition-amendments",
+        json={"patch": {"attack_chits": {"US": 3}}, "reason": "the CG's chart"},
+        headers=_h("referee"),
+    )
+    assert r.status_code == 201, r.text
+    assert r.json()["base_hash"] is None
+    assert r.json()["status"] == "applied"  # the referee's applies at once
+    listed = client.get(f"{URL}/definition-amendments", headers=_h("US"))
+    assert listed.status_code == 200, listed.text
+    assert [a["base_hash"] for a in listed.json()["items"]] == [None]

@@ -44,7 +44,6 @@ from cgledger.api.deps import (
     run,
     short,
 )
-from cgledger.api.initiative import install_initiative_routes
 from cgledger.api.limits import BodyLimit, CheckedRoute, CreateRateLimit, client_address
 from cgledger.api.metrics import install_metrics
 from cgledger.api.models import (
@@ -63,6 +62,7 @@ from cgledger.api.models import (
     TableRollView,
 )
 from cgledger.api.openapi import install_exact_openapi
+from cgledger.api.reph import install_reph_routes
 from cgledger.api.schemas import CampaignCreate, CGDateCreate, RollCreate, TableRollCreate
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import DomainError, NotFound
@@ -104,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _install_actions(app)
     install_audit_routes(app)
     install_definition_routes(app)
-    install_initiative_routes(app)
+    install_reph_routes(app)
     install_exact_openapi(app)
     install_metrics(app)
     app.add_middleware(CampaignCaching)

@@ -212,9 +212,11 @@ def campaign_view(campaign: Campaign) -> dict[str, Any]:
         "cg_date": campaign.cg_date,
         "cg_dates": campaign.calendar,
         "extendable": campaign.extendable,
+        # DESIGN §8: each side's current step (``scenario``: ready to play).
         "reph_step": {
-            side: None if step is None else {"id": step, "title": rs.step(step).title}
-            for side, step in campaign.steps.items()
+            side: {"id": step, "title": rs.step(step).title}
+            for side in campaign.sides
+            for step in (campaign.current_step(side),)
         },
         "ready_for_next_cg_date": sorted(campaign.ready),
         "conditions": rs.rules.conditions(campaign),

@@ -323,7 +323,8 @@ class AmendmentView(_Open):
     by: str
     patch: dict[str, Any]
     reason: str
-    base_hash: str
+    #: ``null`` for a campaign created before CG definitions existed.
+    base_hash: str | None
     result_hash: str
     answer: Answer | None
     version: int
@@ -383,7 +384,38 @@ class DiceStats(_Open):
     version: int
 
 
-# ------------------------------------------------------------------ initiative
+# ------------------------------------------------------------------ RePh and initiative
+
+
+class RePhStepStatus(BaseModel):
+    rule: str
+    title: str
+    markers: list[str]
+    joint: bool
+    action: str | None
+    #: Each side's status: ``done``, ``current``, ``pending`` or ``n/a``.
+    status: dict[str, str]
+
+
+class ScenarioRef(BaseModel):
+    #: ``dual-attack``, ``<side>-assault`` or ``idle``.
+    type: str
+    setup_first: str | None
+
+
+class RePhView(BaseModel):
+    cg_date: str
+    #: Whether this is the Initial Scenario's CG Date (only '†' steps apply).
+    initial: bool
+    scenario: ScenarioRef | None
+    #: Each side's current step (``scenario``: it completed them all).
+    current: dict[str, str]
+    steps: list[RePhStepStatus]
+    version: int
+    #: The seq this request appended.
+    seq: int | None = None
+    checkpoint: Checkpoint | None = None
+
 
 
 class InitiativeView(BaseModel):

@@ -36,7 +36,7 @@ from cgledger.domain.context import Ctx, Sealer
 from cgledger.domain.errors import Forbidden, InvalidInput, NotFound, RuleViolation
 from cgledger.domain.history import History, MemoryHistory
 from cgledger.domain.rulesets import REGISTRY, Ruleset
-from cgledger.domain.rulesets.base import CHITS
+from cgledger.domain.rulesets.base import CHITS, SCENARIO, RePhStep
 from cgledger.domain.visibility import REFEREE
 
 MAX_PURPOSE = 200
@@ -46,8 +46,9 @@ SEED_BYTES = 32
 #: used: the Ledger rebuilds the campaign from its events instead (2: undo;
 #: 3: the ruleset's own state under ``rules``; 4: what grows with the history
 #: is read by key, ``cgledger.domain.history``; 5: ABtF keeps a CPP roster, so
-#: an ABtF snapshot of schema 4 holds a ``rules`` state of the wrong shape).
-SCHEMA = 5
+#: an ABtF snapshot of schema 4 holds a ``rules`` state of the wrong shape; 6:
+#: the Initiative and the RePh sequence, ``initiatives`` and ``chits_used``).
+SCHEMA = 6
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
 _STATE_KEYS = frozenset(
@@ -146,8 +147,8 @@ class Campaign(Aggregate):
         #: side's chit, the chits (secret to their owners until both are chosen),
         #: and the scenario they generated. See ``initiative_view``.
         self.initiatives: dict[str, dict[str, Any]] = {}
-        #: Each side's Attack Chits of the CG (8.6231, 9.62131).
-        self.attack_chits: dict[str, int] = {}
+        #: Each side's chits of the CG by kind (8.6231 Attack, 9.62131 Attack and Idle).
+        self.chits_used: dict[str, dict[str, int]] = {}
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -272,6 +273,8 @@ class Campaign(Aggregate):
             self.steps = dict.fromkeys(self.sides, values["step"])
         elif kind in ("InitiativeChosen", "InitiativeDetermined"):
             self._on_initiative(kind, seq, values)
+        elif kind == "RePhAdvanced":
+            self.steps[values["side"]] = values["step"]
         else:
             self.ruleset.rules.apply(self.rules, kind, seq, values)
             if "side" in values and "step" in values:
@@ -292,8 +295,8 @@ class Campaign(Aggregate):
         entry["scenario"] = values["scenario"]
         entry["setup_first"] = values["setup_first"]
         for side, chit in values["chits"].items():
-            if chit == "attack":
-                self.attack_chits[side] = self.attack_chits.get(side, 0) + 1
+            used = self.chits_used.setdefault(side, {})
+            used[chit] = used.get(chit, 0) + 1
 
     def _on_CampaignCreated(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.ruleset_id = p["ruleset"]
@@ -317,7 +320,7 @@ class Campaign(Aggregate):
         self.steps = dict.fromkeys(self.sides)
         self.ready = {}
         self.initiatives = {}
-        self.attack_chits = {}
+        self.chits_used = {}
         self.rules = self.ruleset.rules.initial_state(g, self.sides)
 
     def _rebuild_state(self) -> None:
@@ -858,7 +861,12 @@ class Campaign(Aggregate):
     # ------------------------------------------------------------------ initiative
 
     def choose_initiative(
-        self, ctx: Ctx, side: str | None, chit: str, *, attack_limits: Mapping[str, int]
+        self,
+        ctx: Ctx,
+        side: str | None,
+        chit: str,
+        *,
+        limits: Mapping[str, Mapping[str, int]],
     ) -> int:
         """Initiative Determination (8.623, 9.6213; DESIGN §8): each side's chit
         is secret until both are chosen (8.6232 "secretly places it ... then
@@ -867,7 +875,8 @@ class Campaign(Aggregate):
         The second chit reveals the first (``SecretRevealed``) and records both
         with the scenario the matrix generates, and for a Dual Attack the setup
         dr (8.6233a, 9.62133a), in one ``InitiativeDetermined`` event.
-        ``attack_limits``: the CG definition's ``attack_chits`` (8.6231)."""
+        ``limits``: by chit, the CG definition's limits per side: ``attack``
+        its ``attack_chits`` (8.6231), ``idle`` its ``idle_chits`` (9.62131)."""
         rs = self.ruleset
         ini = rs.initiative
         if ini is None:
@@ -895,13 +904,12 @@ class Campaign(Aggregate):
         step = ini.step or ini.rule
         if ini.step is not None:
             self.check_step_order(side, ini.step)
-        rs.rules.before_engine_step(self, side, step)
-        limit = attack_limits.get(side)
-        used = self.attack_chits.get(side, 0)
-        if chit == "attack" and limit is not None and used >= limit:
+        limit = limits.get(chit, {}).get(side)
+        used = self.chits_used.get(side, {}).get(chit, 0)
+        if limit is not None and used >= limit:
             raise RuleViolation(
-                f"{ini.limit_rule}: {side} has selected {used} Attack Chit(s) in this CG, "
-                f"the most its CG definition allows ({limit})",
+                f"{ini.limit_rule}: {side} has selected {used} {chit.capitalize()} Chit(s) in "
+                f"this CG, the most its CG definition allows ({limit})",
                 rule=ini.limit_rule,
             )
         matrix_rule = f"{rs.id}:{ini.rule}"
@@ -912,8 +920,10 @@ class Campaign(Aggregate):
         assert entry is not None
         (other,) = (s for s in self.sides if s != side)
         first = chosen[other]
-        # Revealed by the rule, not by its owner: both chits are now known.
-        self._emit(ctx, "SecretRevealed", {"of_seq": first, "of_owner": other}, None)
+        # Revealed by the rule, not by its owner: both chits are now known
+        # (unless its owner showed it already, or an undone determination did).
+        if self.revealed_by(first) is None:
+            self._emit(ctx, "SecretRevealed", {"of_seq": first, "of_owner": other}, None)
         chits = {other: entry["chits"][other], side: chit}
         pair = (chits[self.sides[0]], chits[self.sides[1]])
         scenario = ini.scenario(pair)
@@ -948,7 +958,9 @@ class Campaign(Aggregate):
         chits: dict[str, str | None] = {}
         for side in self.sides:
             chit = None if entry is None else entry["chits"].get(side)
-            seen = determined or viewer in (side, REFEREE)
+            seq = chosen.get(side)
+            revealed = seq is not None and self.is_revealed(seq)
+            seen = determined or revealed or viewer in (side, REFEREE)
             chits[side] = chit if seen else None
         return {
             "cg_date": cg_date,
@@ -1343,17 +1355,157 @@ class Campaign(Aggregate):
         return side
 
     def check_step_order(self, side: str, step: str) -> None:
-        """The RePh steps are carried out in their numbered order (8.6, 9.6)."""
+        """The RePh steps are carried out in their numbered order (8.6, 9.6),
+        and a step whose required action is not done cannot be passed (DESIGN §8)."""
         rs = self.ruleset
         done = self.steps.get(side)
         if done is not None and rs.step_order(done) > rs.step_order(step):
             rule = rs.sequence_rule
+            where = (
+                "has completed its steps (ready for the CG scenario)"
+                if done == SCENARIO
+                else f"has done {done} ({rs.step(done).title})"
+            )
             raise RuleViolation(
-                f"{rule}: steps are carried out in the numbered order; {side} has done "
-                f"{done} ({rs.step(done).title}) on {self.cg_date}, so {step} "
-                f"({rs.step(step).title}) is past",
+                f"{rule}: steps are carried out in the numbered order; {side} {where} on "
+                f"{self.cg_date}, so {step} ({rs.step(step).title}) is past",
                 rule=rule,
             )
+        self._check_passable(side, self.current_step(side), step)
+
+    # ------------------------------------------------------------------ RePh sequence
+
+    def is_initial_date(self) -> bool:
+        """Whether the campaign is still on its Initial Scenario's CG Date."""
+        return bool(self.cg_date == self.genesis["start_date"])
+
+    def scenario_of(self, cg_date: str) -> str | None:
+        """The scenario type the Initiative generated for ``cg_date``, if any yet."""
+        entry = self.initiatives.get(cg_date)
+        return None if entry is None else entry["scenario"]
+
+    def step_applies(self, step: RePhStep, side: str) -> bool:
+        return self.ruleset.step_applies(
+            step,
+            side,
+            self.cg_date,
+            initial=self.is_initial_date(),
+            scenario=self.scenario_of(self.cg_date),
+        )
+
+    def current_step(self, side: str) -> str:
+        """``side``'s current RePh step (DESIGN §8): the step it last acted in or
+        advanced to, or at creation the first step that applies to it (a '†'
+        step, 8.6); ``scenario`` once it completed them all."""
+        step = self.steps.get(side)
+        if step is not None:
+            return step
+        for candidate in self.ruleset.reph_steps:
+            if self.step_applies(candidate, side):
+                return candidate.id
+        return SCENARIO
+
+    def _check_passable(self, side: str, start: str, to: str) -> None:
+        """Refuse to pass, on the way from ``start`` to ``to``, a step that
+        applies to ``side`` and whose required action is not done, or a joint
+        step that waits for the other side (the Initiative, DESIGN §8)."""
+        rs = self.ruleset
+        first, last = rs.step_order(start), rs.step_order(to)
+        ini = rs.initiative
+        for step in rs.reph_steps[first:last]:
+            if not self.step_applies(step, side):
+                continue
+            if step.action is not None and not rs.rules.step_done(self, side, step.id):
+                path = rs.rules.actions[step.action].path
+                raise RuleViolation(
+                    f"{step.id}: {step.title} requires its action of {side} on {self.cg_date} "
+                    f"before the step is passed (POST /v1/campaigns/{self.cid}/{path})",
+                    rule=step.id,
+                )
+            if ini is not None and step.id == ini.step:
+                entry = self.initiatives.get(self.cg_date)
+                if entry is None or entry["determined"] is None:
+                    raise RuleViolation(
+                        f"{step.id}: {step.title} is taken by both sides together; it waits "
+                        f"for both Initiative chits on {self.cg_date}",
+                        rule=step.id,
+                    )
+
+    def advance(self, ctx: Ctx, side: str | None, to: str) -> int:
+        """``POST /reph/advance`` (DESIGN §8): complete ``side``'s steps from its
+        current one up to ``to``, which becomes current (``scenario``: all of
+        them). Going back is an undo, never an advance."""
+        rs = self.ruleset
+        side = self.require_side(ctx, side)
+        if to != SCENARIO and to not in {st.id for st in rs.reph_steps}:
+            raise InvalidInput(
+                f"{to!r} is not a {rs.id} RePh step (GET /v1/rulesets lists them) "
+                f"nor '{SCENARIO}'",
+                field="to",
+            )
+        current = self.current_step(side)
+        if rs.step_order(to) <= rs.step_order(current):
+            raise RuleViolation(
+                f"{rs.sequence_rule}: {side} is at {current} ({rs.step(current).title}) on "
+                f"{self.cg_date}; a step is not taken again, and going back is an undo",
+                rule=rs.sequence_rule,
+            )
+        target = rs.step(to)
+        if to != SCENARIO and not self.step_applies(target, side):
+            raise RuleViolation(
+                f"{to}: {target.title} does not apply to {side} on {self.cg_date}",
+                rule=to,
+            )
+        self._check_passable(side, current, to)
+        payload = {
+            "side": side,
+            "cg_date": self.cg_date,
+            "rule": f"{rs.id}:{rs.sequence_rule}",
+            "from": current,
+            "step": to,
+        }
+        return self.append(ctx, "RePhAdvanced", payload, {}, owner=None)
+
+    def reph_view(self) -> dict[str, Any]:
+        """``GET /reph``: the sequence with each side's status of each step
+        (``done``, ``current``, ``pending`` or ``n/a``), and the scenario."""
+        rs = self.ruleset
+        entry = self.initiatives.get(self.cg_date)
+        scenario = None
+        if entry is not None and entry["scenario"] is not None:
+            scenario = {"type": entry["scenario"], "setup_first": entry["setup_first"]}
+        current = {side: self.current_step(side) for side in self.sides}
+        steps = []
+        for step in rs.reph_steps:
+            status: dict[str, str] = {}
+            for side in self.sides:
+                here, at = rs.step_order(step.id), rs.step_order(current[side])
+                if not self.step_applies(step, side):
+                    status[side] = "n/a"
+                elif here < at:
+                    status[side] = "done"
+                elif here == at:
+                    status[side] = "current"
+                else:
+                    status[side] = "pending"
+            steps.append(
+                {
+                    "rule": step.id,
+                    "title": step.title,
+                    "markers": list(step.markers),
+                    "joint": step.joint,
+                    "action": step.action,
+                    "status": status,
+                }
+            )
+        return {
+            "cg_date": self.cg_date,
+            "initial": self.is_initial_date(),
+            "scenario": scenario,
+            "current": current,
+            "steps": steps,
+            "version": self.version,
+        }
 
     def roll_on(
         self,

@@ -36,10 +36,14 @@ BOOKKEEPING = frozenset({"CommitmentsPublished", "TableDefined"})
 ROLL_ONLY = frozenset({"DiceRolled", "TableRolled"})
 #: The engine's state events; each ruleset adds its own (``Rules.state_events``).
 STATE_EVENTS = frozenset(
-    {"CGDateReady", "CGDateBegan", "InitiativeChosen", "InitiativeDetermined"}
+    {"CGDateReady", "CGDateBegan", "InitiativeChosen", "InitiativeDetermined", "RePhAdvanced"}
 )
 UNDO = "UndoApplied"
 REVERTIBLE = ROLL_ONLY | STATE_EVENTS | {UNDO}
+#: Events that show the opponent something secret of theirs (the second
+#: Initiative chit reveals the first, 8.6232): never undone alone, since the
+#: side that made it has seen what it revealed (DESIGN §5).
+REVEALING = frozenset({"InitiativeDetermined"})
 
 NOT_REVERTIBLE = {
     "CampaignCreated": "the campaign's creation cannot be undone",
@@ -241,7 +245,7 @@ def alone(book: Book, last_event: int, actor: str, named: list[int]) -> bool:
     if len(named) != 1 or named[0] != last_event:
         return False
     info = book[str(named[0])]
-    if info["actor"] != actor or info["index"] is not None:
+    if info["actor"] != actor or info["index"] is not None or info["type"] in REVEALING:
         return False
     if info["type"] == UNDO:
         # Only an undo the side applied alone, touching no roll.

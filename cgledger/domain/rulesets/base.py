@@ -26,6 +26,12 @@ from cgledger.domain.tables import Table
 if TYPE_CHECKING:
     from cgledger.domain.context import Ctx
 
+#: The pseudo-step after the last RePh step: the side is ready for the CG
+#: scenario (DESIGN §8, ``{"to": "scenario"}``).
+SCENARIO = "scenario"
+#: The scenario type of two Idle chits (8.6232 note 2, 9.62132 note 2).
+IDLE = "idle"
+
 #: RePh step markers, as the rule texts print them (KGP 8.6, ABtF 9.6):
 #: "§" the step reaches CG-Scenario End, "†" the only steps before an Initial
 #: Scenario, "‡" only when a non-Initial scenario will be played, "*" repeated
@@ -246,10 +252,11 @@ class Rules:
         del engine
         return {}
 
-    def before_engine_step(self, engine: Engine, side: str, step: str) -> None:
-        """Refuse (``RuleViolation``) an engine step of ``side`` (e.g. 8.623
-        Initiative) while an earlier step's required action is not done."""
+    def step_done(self, engine: Engine, side: str, step: str) -> bool:
+        """Whether the action a RePh step requires (``RePhStep.action``) is done
+        by ``side`` on the current CG Date (e.g. 8.616's CPP Replenishment)."""
         del engine, side, step
+        return True
 
     def roster(
         self, engine: Engine, side: str, visible: Callable[[int | None], bool]
@@ -384,10 +391,31 @@ class Ruleset:
         return self.tables.get(table_id)
 
     def step(self, step_id: str) -> RePhStep:
+        if step_id == SCENARIO:
+            return RePhStep(SCENARIO, "Ready for the CG scenario")
         return self.reph_steps[self._step_index[step_id]]
 
     def step_order(self, step_id: str) -> int:
+        if step_id == SCENARIO:
+            return len(self.reph_steps)
         return self._step_index[step_id]
+
+    def step_applies(
+        self, step: RePhStep, side: str, cg_date: str, *, initial: bool, scenario: str | None
+    ) -> bool:
+        """Whether ``step`` is ``side``'s on ``cg_date`` (DESIGN §8): before the
+        Initial Scenario only the '†' steps; a '‡' step not when the Initiative
+        generated no scenario (Idle); a step from its first date on; and only
+        for the sides it names."""
+        if step.sides and side not in step.sides:
+            return False
+        if step.from_date is not None and self.date_key is not None:
+            now, first = self.date_key(cg_date), self.date_key(step.from_date)
+            if now is None or first is None or now < first:
+                return False
+        if initial:
+            return "†" in step.markers
+        return not ("‡" in step.markers and scenario == IDLE)
 
 
 def period_date_key(periods: Mapping[str, str]) -> Callable[[str], tuple[int, int] | None]:

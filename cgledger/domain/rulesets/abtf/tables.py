@@ -928,6 +928,8 @@ DUAL_ATTACK_SETUP = Table(
     id="abtf:9.6213a",
     rule="9.6213a",
     title="Dual Attack: Setup dr",
+    # 9.62133a: "The German player makes a dr to determine which side sets up first"
+    sides=("German",),
     dice=1,
     bands=(le(3, "British sets up first"), ge(4, "German sets up first")),
     notes=(
@@ -940,6 +942,8 @@ FIRST_MOVE = Table(
     id="abtf:9.6215",
     rule="9.6215",
     title="First Move Determination (Dual Assault)",
+    # 9.6215: "For Dual Assaults, the German player now makes a dr"
+    sides=("German",),
     dice=1,
     bands=(le(4, "German moves first"), ge(5, "British moves first")),
     notes=("Made by the German player; for British or German Assaults see 9.62133.",),
@@ -952,6 +956,8 @@ WEATHER = Table(
     id="abtf:9.62161",
     rule="9.62161",
     title="Weather Table",
+    # 9.62161: "The British player makes a DR and consults the table below"
+    sides=("British",),
     dice=2,
     bands=(
         le(2, "Mist"),
@@ -973,6 +979,8 @@ EC = Table(
     id="abtf:9.62163",
     rule="9.62163",
     title="EC",
+    # 9.62163: "The British player makes a dr and consults the following table"
+    sides=("British",),
     dice=1,
     bands=(le(1, "Wet"), eq(2, "Moist"), span(3, 5, "Moderate"), ge(6, "Dry")),
     drms=(
@@ -990,6 +998,8 @@ WIND_FORCE = Table(
     id="abtf:9.62164",
     rule="9.62164",
     title="Wind Force (and Direction)",
+    # 9.62164: "The British player makes a dr and consults the following table"
+    sides=("British",),
     dice=1,
     bands=(
         le(3, "No Wind"),

@@ -262,10 +262,10 @@ class CppRules(Rules):
                     rule=rule,
                 )
 
-    def before_engine_step(self, engine: Engine, side: str, step: str) -> None:
-        # The engine's steps (Initiative) come after CPP Replenishment (8.616, 9.616).
-        del step
-        self._require_replenished(engine, side)
+    def step_done(self, engine: Engine, side: str, step: str) -> bool:
+        if step == self.scheme.replenish:
+            return not _replenishment_pending(engine, side)
+        return True
 
     # -------------------------------------------------------------- commands
 
@@ -456,6 +456,10 @@ class CppRules(Rules):
         chart and the CPP Replenished; the CPP spent against the +5 drm."""
         rule = values.get("rule")
         replenish, recon = self.scheme.replenish, self.scheme.recon
+        if rule == f"{self.ruleset_id}:{self.scheme.replenish_table}" and "base" not in values:
+            # A plain table roll of the replenishment table, made before its
+            # ruleset kept a roster (ABtF's 9.6162): the table re-read is its check.
+            return None
         if rule == f"{self.ruleset_id}:{self.scheme.replenish_table}":
             base = self.base(created["campaign_name"], values["cg_date"], values["side"])
             if base is None or values["base"] != base or values["inputs"] != {"base": base}:
@@ -559,6 +563,14 @@ class KgpRules(CppRules):
         record["rolled"][values["cg_date"]] = seq
         if values["shortage"]:
             record["since"] = {"cg_date": values["cg_date"], "seq": seq}
+
+    def step_done(self, engine: Engine, side: str, step: str) -> bool:
+        """8.618's DR is made "on each CG Date ... (if necessary)": done once made
+        on this date, or once the shortage began."""
+        if step == SHORTAGE:
+            record = engine.rules.get("shortage", {})
+            return record.get("since") is not None or engine.cg_date in record.get("rolled", {})
+        return super().step_done(engine, side, step)
 
     def conditions(self, engine: Engine) -> dict[str, Any]:
         since = engine.rules.get("shortage", {}).get("since")

@@ -159,6 +159,7 @@ REPH_STEPS = (
         markers=("†", "*"),
         sides=(GERMAN,),
         from_date="20 AM",
+        action="ammunition-shortage",
         reading="'Beginning on Dec 20 AM ... the German makes a DR': from 20 AM, German only, "
         "so its '†' matters only before CG II's 20 PM Initial Scenario.",
     ),

@@ -124,6 +124,8 @@ RANDOM_WEATHER = Table(
     id="kgp:8.6171",
     rule="8.6171",
     title="KGP Random Weather Table",
+    # 8.6171: "the U.S. player makes a DR on the KGP Random Weather Table"
+    sides=("US",),
     dice=2,
     bands=(
         le(3, "Mist & Overcast", _WIND, _MIST, follow_up=(MIST_DENSITY_ID,)),
@@ -161,6 +163,8 @@ RANDOM_MIST_DENSITY = Table(
     id=MIST_DENSITY_ID,
     rule="8.6171",
     title="KGP Random Mist Density Table",
+    # 8.6171: the U.S. player's "subsequent dr" after his Random Weather DR.
+    sides=("US",),
     dice=1,
     bands=(
         le(0, "Extremely Heavy"),
@@ -301,6 +305,8 @@ DEPLETED_PLTN_SW = Table(
     id="kgp:8.6204",
     rule="8.6204",
     title="Infantry-Type-Pltn SW: Depleted Pltn SW dr",
+    # 8.6204: "A Depleted (German; 8.6201) platoon RG must have a Secret dr made for each SW"
+    sides=("German",),
     dice=1,
     bands=(le(4, "The SW is in the platoon's OB"), ge(5, "The SW is forfeit")),
     # 8.6204: "A Depleted (German; 8.6201) platoon RG must have a Secret dr made for each SW"
@@ -443,6 +449,8 @@ DUAL_ATTACK_SETUP = Table(
     id="kgp:8.6233a",
     rule="8.6233a",
     title="Dual Attack: Setup dr",
+    # 8.6233a: "The U.S. player makes a dr to determine which side sets up first"
+    sides=("US",),
     dice=1,
     bands=(le(3, "The U.S. sets up first"), ge(4, "The German sets up first")),
     notes=("The U.S. player makes the dr; the side moving first is determined in 8.625.",),
@@ -558,6 +566,10 @@ OUT_OF_GAS = Table(
     id="kgp:KGP13",
     rule="KGP13",
     title="Out-of-Gas DR",
+    # KGP13: "Commencing on Dec 20 AM, before an on-map German vehicle attempts to expend its first
+    # MP"
+    sides=("German",),
+    from_date="20 AM",
     dice=2,
     bands=(
         le(11, "Not out of fuel"),

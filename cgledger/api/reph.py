@@ -1,7 +1,9 @@
-"""Initiative Determination (8.623, 9.6213; DESIGN §8): each side's chit is
+"""The RePh sequence and Initiative Determination (DESIGN §8). ``GET /reph``
+shows each side's status of each step; ``POST /reph/advance`` completes a
+side's steps up to another; each side's Initiative chit (8.623, 9.6213) is
 secret until both are chosen, then both are revealed with the scenario they
-generate. No rule lives here: ``Campaign.choose_initiative`` decides, and the
-campaign's ``initiative_view`` redacts for the caller."""
+generate. No rule lives here: ``Campaign.advance`` and
+``Campaign.choose_initiative`` decide, and ``initiative_view`` redacts."""
 
 from __future__ import annotations
 
@@ -12,10 +14,23 @@ from pydantic import Field
 
 from cgledger.api.audit import At, as_of
 from cgledger.api.deps import Auth, CampaignId, IdempotencyKey, IfMatch, _appended, _etag, run
-from cgledger.api.models import InitiativePage, InitiativeView
+from cgledger.api.models import InitiativePage, InitiativeView, RePhView
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.requests import Body
+
+
+class AdvanceCreate(Body):
+    to: str = Field(
+        min_length=1,
+        max_length=20,
+        examples=["8.619"],
+        description="The step to make current (a rule number of GET /v1/rulesets' reph_steps), "
+        "or 'scenario' to complete every remaining step",
+    )
+    side: str | None = Field(
+        default=None, max_length=40, description="Defaults to the caller's side."
+    )
 
 
 class InitiativeCreate(Body):
@@ -36,7 +51,52 @@ def _dates(campaign: Campaign, cg_date: str | None) -> list[str]:
     return [found]
 
 
-def install_initiative_routes(app: FastAPI) -> None:
+def install_reph_routes(app: FastAPI) -> None:
+    @app.get(
+        "/v1/campaigns/{campaign_id}/reph",
+        tags=["refit phase"],
+        response_model=RePhView,
+        response_model_exclude_unset=True,
+    )
+    def get_reph(
+        campaign_id: CampaignId, response: Response, caller: Auth, at: At = None
+    ) -> dict[str, Any]:
+        """The RePh sequence of the current CG Date: each step with its markers
+        and each side's status (``done``, ``current``, ``pending``, ``n/a``),
+        and the scenario the Initiative generated, if any yet."""
+        _etag(response, caller.campaign)
+        return as_of(caller.ledger, caller.campaign, at).reph_view()
+
+    @app.post(
+        "/v1/campaigns/{campaign_id}/reph/advance",
+        status_code=201,
+        tags=["refit phase"],
+        response_model=RePhView,
+        response_model_exclude_unset=True,
+    )
+    def advance(
+        campaign_id: CampaignId,
+        body: AdvanceCreate,
+        response: Response,
+        caller: Auth,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """Complete the side's steps from its current one up to ``to``, which
+        becomes current. A step whose required action is not done, or the
+        Initiative before both chits are chosen, stops it (409, the step's rule)."""
+        _, _, done = run(
+            caller,
+            campaign_id,
+            lambda c, ctx: c.advance(ctx, body.side, body.to),
+            operation="reph-advance",
+            body=body.model_dump(mode="json"),
+            idem=idem,
+            if_match=if_match,
+        )
+        return _appended(response, done, {**done.campaign.reph_view(), "seq": done.seq})
+
+
     @app.post(
         "/v1/campaigns/{campaign_id}/initiative",
         status_code=201,
@@ -58,8 +118,12 @@ def install_initiative_routes(app: FastAPI) -> None:
         ledger = caller.ledger
 
         def choose(c: Campaign, ctx: Any) -> int:
-            limits = (ledger.definition(c) or {}).get("attack_chits") or {}
-            return c.choose_initiative(ctx, body.side, body.chit, attack_limits=limits)
+            definition = ledger.definition(c) or {}
+            limits = {
+                "attack": definition.get("attack_chits") or {},
+                "idle": definition.get("idle_chits") or {},
+            }
+            return c.choose_initiative(ctx, body.side, body.chit, limits=limits)
 
         ledger, role, done = run(
             caller,

@@ -1,0 +1,180 @@
+"""The RePh sequence, step by step (DESIGN §8, issue 13 item 1 in part):
+``GET /reph`` with each side's status of each step, ``POST /reph/advance``,
+each side's current step in ``GET /campaigns/{id}``, the markers (before the
+Initial Scenario only '†' steps; '‡' not on an Idle date), a step's first
+date, required actions that stop an advance (8.616, 9.616, 8.618), and the
+Initiative that waits for both sides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import Game, assert_problem, created, ok
+from fastapi.testclient import TestClient
+
+KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
+
+
+def _status(view: dict[str, Any], side: str) -> dict[str, str]:
+    return {step["rule"]: step["status"][side] for step in view["steps"]}
+
+
+def _advance(game: Game, role: str, to: str, **extra: Any) -> Any:
+    return game.post(role, "/reph/advance", {"to": to, **extra})
+
+
+def _next_date(game: Game) -> None:
+    """The referee begins the next CG Date, each side replenishing its CPP first."""
+    if not ok(game.get("referee", "/reph"))["initial"]:
+        for side in ("US", "German"):
+            r = game.post(side, "/cpp-replenishments", {})
+            assert r.status_code == 201 or "already replenished" in r.text, r.text
+    created(game.post("referee", "/cg-dates", {}))
+
+
+def test_before_the_initial_scenario_only_dagger_steps_apply(client: TestClient) -> None:
+    """8.6: "†" marks the only steps performed before an Initial Scenario; 8.618
+    applies from 20 AM, so on CG I's 19 AM both sides begin at 8.619."""
+    game = Game(client, KGP)
+    view = ok(game.get("US", "/reph"))
+    assert view["cg_date"] == "19 AM"
+    assert view["initial"] is True
+    assert view["current"] == {"US": "8.619", "German": "8.619"}
+    for side in ("US", "German"):
+        status = _status(view, side)
+        assert {r for r, s in status.items() if s != "n/a"} == {"8.619", "8.620", "8.621"}
+        assert status["8.619"] == "current"
+        assert status["8.620"] == status["8.621"] == "pending"
+    steps = ok(game.get("German"))["reph_step"]
+    assert steps["German"] == {"id": "8.619", "title": "Purchasing Reinforcement Groups"}
+
+
+def test_cg_ii_begins_with_the_german_8_618_dr(client: TestClient) -> None:
+    """CG II's Initial Scenario is on 20 PM: the '†' 8.618 applies, to the German
+    only, and its DR is required before he passes it (to buy RG, 8.619)."""
+    game = Game(client, {"ruleset": "kgp", "campaign": "CG II", "initial_cpp": {"German": 5}})
+    view = ok(game.get("referee", "/reph"))
+    assert view["current"] == {"US": "8.619", "German": "8.618"}
+    assert _status(view, "US")["8.618"] == "n/a"
+    problem = assert_problem(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}), 409)
+    assert problem["detail"].startswith(
+        "8.618: German Ammunition Shortage requires its action of German on 20 PM"
+    )
+    assert_problem(_advance(game, "German", "8.619"), 409)
+    created(game.post("German", "/ammunition-shortage", {"scenarios_after_20_am": 0}))
+    created(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}))
+    assert ok(game.get("German", "/reph"))["current"]["German"] == "8.619"
+
+
+def test_advance_to_the_scenario_and_no_step_is_taken_again(client: TestClient) -> None:
+    game = Game(client, KGP)
+    out = created(_advance(game, "German", "scenario"))
+    assert out["current"] == {"US": "8.619", "German": "scenario"}
+    assert all(s in ("done", "n/a") for s in _status(out, "German").values())
+    assert ok(game.get("US"))["reph_step"]["German"]["id"] == "scenario"
+    problem = assert_problem(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}), 409)
+    assert problem["detail"] == (
+        "8.6: steps are carried out in the numbered order; German has completed its steps "
+        "(ready for the CG scenario) on 19 AM, so 8.619 (Purchasing Reinforcement Groups) "
+        "is past"
+    )
+    problem = assert_problem(_advance(game, "German", "8.620"), 409)
+    assert problem["detail"].endswith("a step is not taken again, and going back is an undo")
+
+
+def test_bad_targets(client: TestClient) -> None:
+    game = Game(client, KGP)
+    problem = assert_problem(_advance(game, "US", "9.616"), 422)
+    assert problem["field"] == "to"
+    problem = assert_problem(_advance(game, "US", "8.619"), 409)  # it is current already
+    assert problem["detail"].startswith("8.6: US is at 8.619")
+    problem = assert_problem(_advance(game, "US", "8.622"), 409)  # not a '†' step
+    assert problem["detail"] == "8.622: Purchasing Reconnaissance does not apply to US on 19 AM"
+    assert_problem(_advance(game, "German", "scenario", side="US"), 403)
+    assert_problem(_advance(game, "referee", "scenario"), 422)  # the referee names the side
+    assert created(_advance(game, "referee", "scenario", side="US"))["current"]["US"] == "scenario"
+
+
+def test_required_actions_and_the_joint_initiative_stop_an_advance(client: TestClient) -> None:
+    game = Game(client, KGP)
+    _next_date(game)  # 19 PM: both sides begin at 8.612 New CG Date
+    view = ok(game.get("US", "/reph"))
+    assert view["initial"] is False
+    assert view["current"] == {"US": "8.612", "German": "8.612"}
+    assert _status(view, "US")["8.611"] == "done"
+    assert _status(view, "US")["8.618"] == "n/a"  # German only
+    assert _status(view, "German")["8.618"] == "n/a"  # from 20 AM
+    before = game.version()
+    problem = assert_problem(_advance(game, "US", "8.619"), 409)
+    assert problem["detail"].startswith(
+        "8.616: CPP Replenishment requires its action of US on 19 PM before the step is passed"
+    )
+    assert game.version() == before
+    created(game.post("US", "/cpp-replenishments", {}))
+    assert created(_advance(game, "US", "8.623"))["current"]["US"] == "8.623"
+    problem = assert_problem(_advance(game, "US", "scenario"), 409)
+    assert problem["detail"] == (
+        "8.623: Initiative Determination is taken by both sides together; it waits for both "
+        "Initiative chits on 19 PM"
+    )
+    created(game.post("German", "/cpp-replenishments", {}))
+    created(game.post("US", "/initiative", {"chit": "idle"}))
+    created(game.post("German", "/initiative", {"chit": "idle"}))
+    out = created(_advance(game, "US", "scenario"))
+    assert out["scenario"] == {"type": "idle", "setup_first": None}
+    # 8.6232 note 2: an Idle date generates no scenario: the '‡' steps do not apply.
+    assert _status(out, "US")["8.624"] == _status(out, "US")["8.625"] == "n/a"
+
+
+def test_the_german_8_618_is_required_from_20_am(client: TestClient) -> None:
+    game = Game(client, KGP)
+    for _ in range(3):  # 19 PM, 19 N, 20 AM
+        _next_date(game)
+    created(game.post("German", "/cpp-replenishments", {}))
+    view = ok(game.get("German", "/reph"))
+    assert _status(view, "German")["8.618"] == "pending"
+    problem = assert_problem(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}), 409)
+    assert problem["detail"].startswith("8.618: German Ammunition Shortage requires its action")
+    created(game.post("German", "/ammunition-shortage", {"scenarios_after_20_am": 0}))
+    created(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}))
+    assert _status(ok(game.get("German", "/reph")), "German")["8.618"] == "done"
+
+
+def test_abtf_9_616_is_required(client: TestClient) -> None:
+    game = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
+    created(game.post("referee", "/cg-dates", {}))
+    problem = assert_problem(_advance(game, "British", "9.617"), 409)
+    assert problem["detail"].startswith("9.616: CPP Replenishment requires its action of British")
+    created(game.post("British", "/cpp-replenishments", {}))
+    assert created(_advance(game, "British", "9.617"))["current"]["British"] == "9.617"
+
+
+def test_sg_plays_sg1_before_any_step(client: TestClient) -> None:
+    """SG 1.2: "Players begin the CG by playing scenario SG1"; the sequence
+    follows "at the end of each CG scenario"."""
+    game = Game(client, {"ruleset": "sg", "campaign": "SG"})
+    view = ok(game.get("American", "/reph"))
+    assert view["current"] == {"American": "scenario", "German": "scenario"}
+    assert all(s == "n/a" for s in _status(view, "American").values())
+
+
+def test_an_advance_is_undone_by_replay_and_read_as_of_an_event(client: TestClient) -> None:
+    game = Game(client, KGP)
+    seq = created(_advance(game, "US", "8.621"))["seq"]
+    undo = created(game.post("US", "/undo-requests", {"seqs": [seq], "reason": "too fast"}))
+    assert undo["status"] == "applied"
+    assert ok(game.get("US", "/reph"))["current"]["US"] == "8.619"
+    assert ok(game.get("US", f"/reph?at={seq}"))["current"]["US"] == "8.621"
+    assert ok(game.get("US", f"/reph?at={seq - 1}"))["current"]["US"] == "8.619"
+
+
+@pytest.mark.parametrize("ruleset", ["kgp", "abtf", "sg"])
+def test_every_step_of_the_sequence_is_listed_in_order(client: TestClient, ruleset: str) -> None:
+    body = {"kgp": KGP, "abtf": {"ruleset": "abtf", "campaign": "CG I", "start_date": "19 AM"},
+            "sg": {"ruleset": "sg", "campaign": "SG"}}[ruleset]  # fmt: skip
+    game = Game(client, body)
+    listed = next(r for r in ok(client.get("/v1/rulesets")) if r["id"] == ruleset)
+    view = ok(game.get("referee", "/reph"))
+    assert [s["rule"] for s in view["steps"]] == [s["rule"] for s in listed["reph_steps"]]
+    assert [s["markers"] for s in view["steps"]] == [s["markers"] for s in listed["reph_steps"]]
