@@ -439,6 +439,16 @@ class InitiativeView(BaseModel):
     checkpoint: Checkpoint | None = None
 
 
+class ScenarioEndResult(BaseModel):
+    """A scenario end as sent: ``proposed`` (waiting for the other side's same
+    body) or ``recorded`` (``ScenarioEnded``)."""
+
+    seq: int
+    status: str
+    event: EventItem
+    checkpoint: Checkpoint | None = None
+
+
 class InitiativePage(BaseModel):
     items: list[InitiativeView]
     version: int

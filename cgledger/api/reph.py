@@ -7,14 +7,14 @@ generate. No rule lives here: ``Campaign.advance`` and
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
 from fastapi import FastAPI, Query, Response
-from pydantic import Field
+from pydantic import Field, StrictInt, StringConstraints, model_validator
 
-from cgledger.api.audit import At, as_of
+from cgledger.api.audit import At, as_of, event_item
 from cgledger.api.deps import Auth, CampaignId, IdempotencyKey, IfMatch, _appended, _etag, run
-from cgledger.api.models import InitiativePage, InitiativeView, RePhView
+from cgledger.api.models import InitiativePage, InitiativeView, RePhView, ScenarioEndResult
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.requests import Body
@@ -31,6 +31,28 @@ class AdvanceCreate(Body):
     side: str | None = Field(
         default=None, max_length=40, description="Defaults to the caller's side."
     )
+
+
+class ScenarioEndCreate(Body):
+    """CG-Scenario End (DESIGN §8): the CVP each side earned (its opponent's
+    losses); SG also records the American's VP scored and the VP required."""
+
+    cvp: dict[Annotated[str, StringConstraints(max_length=40)], StrictInt] = Field(
+        max_length=10, description="Each side's CVP earned, e.g. {\"US\": 12, \"German\": 30}"
+    )
+    vp: dict[Annotated[str, StringConstraints(max_length=40)], StrictInt] | None = Field(
+        default=None, max_length=10, description="SG 2.91: {\"American\": VP scored}"
+    )
+    vp_required: StrictInt | None = Field(
+        default=None, ge=0, le=100_000, description="SG 2.91: the VP required to win it"
+    )
+
+    @model_validator(mode="after")
+    def not_negative(self) -> Self:
+        for name, points in (("cvp", self.cvp), ("vp", self.vp or {})):
+            if any(not 0 <= n <= 100_000 for n in points.values()):
+                raise ValueError(f"{name} are 0 to 100000")
+        return self
 
 
 class InitiativeCreate(Body):
@@ -52,6 +74,45 @@ def _dates(campaign: Campaign, cg_date: str | None) -> list[str]:
 
 
 def install_reph_routes(app: FastAPI) -> None:
+    @app.post(
+        "/v1/campaigns/{campaign_id}/scenario-end",
+        status_code=201,
+        tags=["refit phase"],
+        response_model=ScenarioEndResult,
+        response_model_exclude_unset=True,
+    )
+    def scenario_end(
+        campaign_id: CampaignId,
+        body: ScenarioEndCreate,
+        response: Response,
+        caller: Auth,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """CG-Scenario End (KGP 8.603, ABtF 9.603, SG 2.9): while the scenario is
+        in play, both sides send the same body (the first is ``proposed``), or
+        the referee calls it (``recorded`` at once). Every side then begins the
+        next RePh at its first step."""
+        sent = body.model_dump(mode="json", exclude_none=True)
+        ledger, role, done = run(
+            caller,
+            campaign_id,
+            lambda c, ctx: c.end_scenario(ctx, sent),
+            operation="scenario-end",
+            body=sent,
+            idem=idem,
+            if_match=if_match,
+        )
+        record = ledger.record(done.campaign, done.seq)
+        status = "recorded" if record["type"] == "ScenarioEnded" else "proposed"
+        view = {
+            "seq": done.seq,
+            "status": status,
+            "event": event_item(done.campaign, record, role),
+        }
+        return _appended(response, done, view)
+
+
     @app.get(
         "/v1/campaigns/{campaign_id}/reph",
         tags=["refit phase"],

@@ -52,8 +52,11 @@ SCHEMA = 6
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
 _STATE_KEYS = frozenset(
-    {"side", "cg_date", "step", "next", "chit", "chits", "scenario", "setup_first"}
-)
+    {
+        "side", "cg_date", "step", "next", "chit", "chits", "scenario", "setup_first",
+        "body", "by",
+    }
+)  # fmt: skip
 #: The engine's own state events; a ruleset adds its ``Rules.state_events``.
 ENGINE_STATE_EVENTS = undobook.STATE_EVENTS
 #: The scenario type of two Attack chits (8.6233a, 9.62133a), whose setup is diced for.
@@ -149,6 +152,12 @@ class Campaign(Aggregate):
         self.initiatives: dict[str, dict[str, Any]] = {}
         #: Each side's chits of the CG by kind (8.6231 Attack, 9.62131 Attack and Idle).
         self.chits_used: dict[str, dict[str, int]] = {}
+        #: CG-Scenario End (DESIGN §8): a side's proposal waiting for the other's
+        #: (``{"side", "body", "seq"}``), the seqs of the scenarios ended, and
+        #: whether the sequence waits for the next New CG Date since the last.
+        self.scenario_end_proposal: dict[str, Any] | None = None
+        self.scenarios_ended: list[dict[str, Any]] = []
+        self.awaiting_new_date = False
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -266,6 +275,7 @@ class Campaign(Aggregate):
             self.ready[values["side"]] = values["next"]
         elif kind == "CGDateBegan":
             self.ready = {}
+            self.awaiting_new_date = False
             if values["cg_date"] not in self.calendar:
                 self.calendar.append(values["cg_date"])
             self.date_index = self.calendar.index(values["cg_date"])
@@ -275,6 +285,15 @@ class Campaign(Aggregate):
             self._on_initiative(kind, seq, values)
         elif kind == "RePhAdvanced":
             self.steps[values["side"]] = values["step"]
+        elif kind == "ScenarioEndProposed":
+            self.scenario_end_proposal = {"side": values["by"], "body": values["body"], "seq": seq}
+        elif kind == "ScenarioEnded":
+            self.scenario_end_proposal = None
+            self.scenarios_ended.append({"cg_date": values["cg_date"], "seq": seq})
+            self.awaiting_new_date = True
+            first = self.ruleset.reph_steps[0].id
+            self.steps = dict.fromkeys(self.sides, first)
+            self.ruleset.rules.apply(self.rules, kind, seq, values)
         else:
             self.ruleset.rules.apply(self.rules, kind, seq, values)
             if "side" in values and "step" in values:
@@ -321,6 +340,9 @@ class Campaign(Aggregate):
         self.ready = {}
         self.initiatives = {}
         self.chits_used = {}
+        self.scenario_end_proposal = None
+        self.scenarios_ended = []
+        self.awaiting_new_date = False
         self.rules = self.ruleset.rules.initial_state(g, self.sides)
 
     def _rebuild_state(self) -> None:
@@ -1376,8 +1398,9 @@ class Campaign(Aggregate):
     # ------------------------------------------------------------------ RePh sequence
 
     def is_initial_date(self) -> bool:
-        """Whether the campaign is still on its Initial Scenario's CG Date."""
-        return bool(self.cg_date == self.genesis["start_date"])
+        """Whether the campaign is before its Initial Scenario: on its first CG
+        Date, with no CG-Scenario End yet (8.6: only '†' steps come then)."""
+        return bool(self.cg_date == self.genesis["start_date"] and not self.scenarios_ended)
 
     def scenario_of(self, cg_date: str) -> str | None:
         """The scenario type the Initiative generated for ``cg_date``, if any yet."""
@@ -1420,6 +1443,12 @@ class Campaign(Aggregate):
                 raise RuleViolation(
                     f"{step.id}: {step.title} requires its action of {side} on {self.cg_date} "
                     f"before the step is passed (POST /v1/campaigns/{self.cid}/{path})",
+                    rule=step.id,
+                )
+            if step.id == rs.new_date_step and self.awaiting_new_date:
+                raise RuleViolation(
+                    f"{step.id}: {step.title} is taken by both sides together: each says it "
+                    f"is ready (POST /v1/campaigns/{self.cid}/cg-dates)",
                     rule=step.id,
                 )
             if ini is not None and step.id == ini.step:
@@ -1465,6 +1494,65 @@ class Campaign(Aggregate):
             "step": to,
         }
         return self.append(ctx, "RePhAdvanced", payload, {}, owner=None)
+
+    def end_scenario(self, ctx: Ctx, body: dict[str, Any]) -> int:
+        """CG-Scenario End (DESIGN §8; KGP 8.603, ABtF 9.603, SG 2.9): while the
+        scenario is in play (every side has completed its steps), both sides send
+        the same body or the referee calls it. It records each side's CVP earned
+        (and SG's VP), moves every side to the first step of the next RePh, and
+        the sequence then waits for the New CG Date."""
+        self._require_role(ctx)
+        rs = self.ruleset
+        for side in self.sides:
+            at = self.current_step(side)
+            if at != SCENARIO:
+                raise RuleViolation(
+                    f"{at}: {side} has not completed its RePh steps (it is at {at}, "
+                    f"{rs.step(at).title}); the CG scenario is not in play",
+                    rule=at,
+                )
+        cvp = body.get("cvp") or {}
+        if set(cvp) != set(self.sides):
+            raise InvalidInput(
+                f"cvp names each side's CVP earned: {', '.join(self.sides)}", field="cvp"
+            )
+        extra = {k for k, v in body.items() if k != "cvp" and v is not None}
+        needed = rs.rules.scenario_end_fields
+        if extra - needed:
+            field = sorted(extra - needed)[0]
+            raise InvalidInput(f"{rs.id} records no {field!r} at scenario end", field=field)
+        if needed - extra:
+            field = sorted(needed - extra)[0]
+            raise InvalidInput(f"{rs.id} records {field!r} at scenario end", field=field)
+        sent = {"cvp": dict(cvp), **{k: body[k] for k in sorted(extra)}}
+        rule = f"{rs.id}:{rs.reph_steps[0].id}"
+        proposal = self.scenario_end_proposal
+        if ctx.actor != REFEREE:
+            if proposal is None:
+                proposed = {"by": ctx.actor, "cg_date": self.cg_date, "rule": rule, "body": sent}
+                return self.append(ctx, "ScenarioEndProposed", proposed, {}, owner=None)
+            if proposal["side"] == ctx.actor:
+                raise RuleViolation(
+                    f"{rs.reph_steps[0].id}: {ctx.actor} sent the scenario end already; "
+                    "waiting for the other side (or the referee)",
+                    rule=rs.reph_steps[0].id,
+                )
+            if proposal["body"] != sent:
+                raise RuleViolation(
+                    f"{rs.reph_steps[0].id}: {proposal['side']} sent {proposal['body']}, "
+                    f"{ctx.actor} sends {sent}: both must send the same scenario end",
+                    rule=rs.reph_steps[0].id,
+                )
+        scenario = self.scenario_of(self.cg_date) or ("initial" if self.is_initial_date() else None)
+        payload = {
+            "by": ctx.actor,
+            "cg_date": self.cg_date,
+            "rule": rule,
+            "scenario": scenario,
+            **sent,
+            **rs.rules.scenario_end(self, sent),
+        }
+        return self.append(ctx, "ScenarioEnded", payload, {}, owner=None)
 
     def reph_view(self) -> dict[str, Any]:
         """``GET /reph``: the sequence with each side's status of each step

@@ -36,7 +36,15 @@ BOOKKEEPING = frozenset({"CommitmentsPublished", "TableDefined"})
 ROLL_ONLY = frozenset({"DiceRolled", "TableRolled"})
 #: The engine's state events; each ruleset adds its own (``Rules.state_events``).
 STATE_EVENTS = frozenset(
-    {"CGDateReady", "CGDateBegan", "InitiativeChosen", "InitiativeDetermined", "RePhAdvanced"}
+    {
+        "CGDateReady",
+        "CGDateBegan",
+        "InitiativeChosen",
+        "InitiativeDetermined",
+        "RePhAdvanced",
+        "ScenarioEndProposed",
+        "ScenarioEnded",
+    }
 )
 UNDO = "UndoApplied"
 REVERTIBLE = ROLL_ONLY | STATE_EVENTS | {UNDO}

@@ -252,6 +252,17 @@ class Rules:
         del engine
         return {}
 
+    #: Extra fields a CG-Scenario End must carry (SG 2.9-2.92: ``vp``,
+    #: ``vp_required``); any other ruleset refuses them.
+    scenario_end_fields: frozenset[str] = frozenset()
+
+    def scenario_end(self, engine: Engine, body: dict[str, Any]) -> dict[str, Any]:
+        """What CG-Scenario End records besides its body, computed from it and
+        the ruleset's state (SG 2.91-2.92: VP total, VP Differential, Purchase
+        Points); ``apply`` then receives them with the ``ScenarioEnded`` event."""
+        del engine, body
+        return {}
+
     def step_done(self, engine: Engine, side: str, step: str) -> bool:
         """Whether the action a RePh step requires (``RePhStep.action``) is done
         by ``side`` on the current CG Date (e.g. 8.616's CPP Replenishment)."""

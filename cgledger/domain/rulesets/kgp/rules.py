@@ -239,6 +239,8 @@ class CppRules(Rules):
             lines.append(cppbook.new_line(cg_date, start=start, initial=False))
 
     def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
+        if kind not in CppRules.state_events:
+            return  # an engine event the roster does not read (CG-Scenario End)
         line = state["cpp"][values["side"]][-1]
         if kind == "CPPReplenished":
             line["base"] = values["base"]

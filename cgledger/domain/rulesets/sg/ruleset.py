@@ -19,6 +19,7 @@ from cgledger.domain.rulesets.base import (
 )
 from cgledger.domain.rulesets.sg import definition
 from cgledger.domain.rulesets.sg import tables as sg_tables
+from cgledger.domain.rulesets.sg.rules import SgRules
 
 AMERICAN = "American"
 GERMAN = "German"
@@ -89,5 +90,7 @@ RULESET = Ruleset(
     definition=definition.MODEL,
     sample_definition=definition.SAMPLE,
     tables=sg_tables.TABLES,
-    notes="Purchase Points (2.92, 3.4) are not implemented for SG yet.",
+    rules=SgRules(),
+    notes="Purchase Points (2.91-2.92) are recorded at each CG-Scenario End; spending them "
+    "(3.4, the American Reinforcement Table) is not built yet.",
 )
