@@ -1,7 +1,8 @@
-"""The README is executed, not just read: the ```sh block of "## A session, by
-hand" runs as written, top to bottom, in ``bash -euo pipefail`` against a real
-server (``cgledger serve`` in a subprocess, on a free 127.0.0.1 port, SQLite in
-a temporary data dir), with nothing filled in by hand."""
+"""The README is executed, not just read: the ```sh block of each session
+("## A session, by hand", "## A CG Date, step by step") runs as written, top to
+bottom, in ``bash -euo pipefail`` against a real server (``cgledger serve`` in a
+subprocess, on a free 127.0.0.1 port, SQLite in a temporary data dir), with
+nothing filled in by hand."""
 
 from __future__ import annotations
 
@@ -21,6 +22,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 HEADING = "## A session, by hand"
+#: Each session's heading, and what its run must print (its last steps ran).
+SESSIONS = {
+    HEADING: ["OK us.jsonl"],
+    "## A CG Date, step by step": [
+        '{"US": "8.619", "German": "8.619"}',
+        "us-assault",
+        "recorded",
+        '{"US": "8.601", "German": "8.601"}',
+    ],
+}
 BASE_LINE = "B=${CGLEDGER_URL:-http://localhost:8000}"
 SESSION_TIMEOUT = 120  # seconds for the whole block
 START_TIMEOUT = 30  # seconds for the server to answer
@@ -35,18 +46,29 @@ HARD_CODED = [
 ]
 
 
-def session_block() -> str:
-    """The first ```sh block of the README's "A session, by hand" section."""
+def session_block(heading: str = HEADING) -> str:
+    """The first ```sh block of the README's section under ``heading``."""
     text = README.read_text(encoding="utf-8")
-    section = re.search(rf"^{re.escape(HEADING)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
-    assert section, f"README.md has no {HEADING!r} section"
+    section = re.search(rf"^{re.escape(heading)}\n(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert section, f"README.md has no {heading!r} section"
     block = re.search(r"^```sh\n(.*?)^```", section.group(1), re.M | re.S)
-    assert block, f"README.md's {HEADING!r} section has no ```sh block"
+    assert block, f"README.md's {heading!r} section has no ```sh block"
     return block.group(1)
 
 
-def test_the_session_needs_nothing_filled_in() -> None:
-    block = session_block()
+def test_every_sh_block_of_the_readme_is_a_session() -> None:
+    """Every command sequence in the README is run by a test (the lesson of the
+    last review), apart from the two quick-start commands."""
+    text = README.read_text(encoding="utf-8")
+    blocks = re.findall(r"^```sh\n(.*?)^```", text, re.M | re.S)
+    sessions = [session_block(h) for h in SESSIONS]
+    others = [b for b in blocks if b not in sessions]
+    assert all(len(b.strip().splitlines()) <= 2 for b in others), others
+
+
+@pytest.mark.parametrize("heading", list(SESSIONS))
+def test_the_session_needs_nothing_filled_in(heading: str) -> None:
+    block = session_block(heading)
     assert not PLACEHOLDER.findall(block), "a placeholder to fill in by hand"
     for pattern in HARD_CODED:
         found = [m.group(0) for m in pattern.finditer(block)]
@@ -133,8 +155,9 @@ def curl() -> str:
 
 
 @pytest.mark.usefixtures("curl")
-def test_the_session_runs_as_written(server: str, tmp_path: Path) -> None:
-    block = session_block()
+@pytest.mark.parametrize("heading", list(SESSIONS))
+def test_the_session_runs_as_written(server: str, tmp_path: Path, heading: str) -> None:
+    block = session_block(heading)
     # Run where cp.json and us.jsonl may be written, with the ``.venv/bin/cgledger``
     # the block names being this interpreter's, and its ``python3`` first on PATH.
     work = tmp_path / "session"
@@ -172,5 +195,7 @@ def test_the_session_runs_as_written(server: str, tmp_path: Path) -> None:
         f"the README's session failed (exit {done.returncode})\n"
         f"--- stdout\n{done.stdout}\n--- stderr\n{done.stderr}"
     )
-    # The last step ran: the export verified against the checkpoint saved before the undo.
-    assert "OK us.jsonl" in done.stdout
+    # Its last steps ran (the first session: the export verified against the
+    # checkpoint saved before the undo).
+    for expected in SESSIONS[heading]:
+        assert expected in done.stdout, (expected, done.stdout)
