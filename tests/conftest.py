@@ -22,6 +22,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from cgledger.api.app import create_app
+from cgledger.domain.rulesets import REGISTRY
 from cgledger.ledger import Ledger
 from cgledger.settings import Settings
 
@@ -142,6 +143,35 @@ class Game:
 
     def get(self, role: str, path: str = "") -> Any:
         return self.client.get(self.url + path, headers=self.h(role))
+
+    def cg_date(self) -> str:
+        date: str = self.get("referee").json()["cg_date"]
+        return date
+
+    def replenish(self) -> None:
+        """Every side's CPP Replenishment (8.616, 9.616) of the current CG Date,
+        where its ruleset has one, unless made already or NA (Initial Scenario)."""
+        ruleset = REGISTRY[self.created["ruleset"]]
+        if "cpp-replenishments" not in ruleset.rules.actions:
+            return
+        for side in ruleset.sides:
+            r = self.post(side, "/cpp-replenishments", {})
+            fine = r.status_code == 201 or "already replenished" in r.text or "NA prior" in r.text
+            assert fine, r.text
+
+    def next_date(self, *, replenish: bool = True) -> None:
+        """The referee begins the next CG Date, the sides replenishing first."""
+        if replenish:
+            self.replenish()
+        r = self.post("referee", "/cg-dates", {})
+        assert r.status_code == 201, r.text
+
+    def to_date(self, target: str, *, replenish: bool = True, on_it: bool = False) -> None:
+        """Begin CG Dates until ``target``; with ``on_it``, replenish on it too."""
+        while self.cg_date() != target:
+            self.next_date(replenish=replenish)
+        if on_it:
+            self.replenish()
 
 
 @pytest.fixture

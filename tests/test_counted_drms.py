@@ -15,17 +15,6 @@ from fastapi.testclient import TestClient
 from cgledger.domain.rulesets import REGISTRY
 
 
-def _to_date(game: Game, target: str, *, replenish: bool) -> None:
-    """Begin CG Dates (the referee calls each) until ``target``; the sides make
-    their CPP Replenishment first where the date is not the Initial Scenario's."""
-    sides = REGISTRY[game.created["ruleset"]].sides
-    while (now := game.get("referee").json()["cg_date"]) != target:
-        if replenish and now != game.created["cg_date"]:
-            for side in sides:
-                created(game.post(side, "/cpp-replenishments", {}))
-        created(game.post("referee", "/cg-dates", {}))
-
-
 def _drm(view: dict[str, Any], drm_id: str) -> dict[str, Any]:
     found = [d for d in view["drm"] if d["id"] == drm_id]
     assert len(found) == 1, view["drm"]
@@ -50,7 +39,7 @@ def abtf(client: TestClient) -> Game:
 def test_8_6201_counts_the_days_after_19_december(kgp: Game, date: str, days: int) -> None:
     """8.6201 "Per day after Dec 19 N"; the 8.6205 EX: 21 AM is "two days past
     19 December" (+2)."""
-    _to_date(kgp, date, replenish=True)
+    kgp.to_date(date)
     view = created(_roll(kgp, "German", "kgp:8.6201"))
     assert _drm(view, "days-after-dec-19") == {
         "id": "days-after-dec-19",
@@ -76,14 +65,14 @@ def test_8_6201_counts_the_days_after_19_december(kgp: Game, date: str, days: in
 
 def test_other_drms_of_the_table_are_the_rollers(kgp: Game) -> None:
     """Only the counted DRM is the server's: 8.6201's "V or G" stays the roller's word."""
-    _to_date(kgp, "20 AM", replenish=True)
+    kgp.to_date("20 AM")
     view = created(_roll(kgp, "German", "kgp:8.6201", [{"id": "v-or-g"}]))
     assert [d["id"] for d in view["drm"]] == ["v-or-g", "days-after-dec-19"]
     assert view["final"] == view["original"] - 1 + 1
 
 
 def test_the_referee_gets_a_side_free_count_too(kgp: Game) -> None:
-    _to_date(kgp, "20 AM", replenish=True)
+    kgp.to_date("20 AM")
     view = created(_roll(kgp, "referee", "kgp:8.6201"))
     assert _drm(view, "days-after-dec-19")["count"] == 1
 
@@ -94,7 +83,7 @@ def test_the_referee_gets_a_side_free_count_too(kgp: Game) -> None:
 def test_abtf_campaign_exhaustion_comes_from_the_9_6161_chart(
     abtf: Game, date: str, x: int
 ) -> None:
-    _to_date(abtf, date, replenish=True)
+    abtf.to_date(date)
     # 9.6201: "+x Campaign Exhaustion DRM" (British only, from 19 AM).
     view = created(_roll(abtf, "British", "abtf:9.6201"))
     assert _drm(view, "exhaustion")["value"] == x
@@ -115,7 +104,7 @@ def test_a_side_cannot_name_the_other_sides_exhaustion(abtf: Game) -> None:
     German's "+2" (y = 4, halved): each side reads its own. The EX says it is
     21 PM, where the chart reads +3; the chart's +4 is on 21 EVE (the reading
     is recorded with ``COUNTED_DRMS`` in cgledger/domain/rulesets/abtf/ruleset.py)."""
-    _to_date(abtf, "21 EVE", replenish=True)
+    abtf.to_date("21 EVE")
     before = abtf.version()
     problem = assert_problem(
         _roll(abtf, "British", "abtf:9.6202", [{"id": "exhaustion-german", "value": 4}]), 422
@@ -140,7 +129,7 @@ def test_a_side_cannot_name_the_other_sides_exhaustion(abtf: Game) -> None:
 def test_the_referees_ruling_names_a_sides_exhaustion_but_not_another_number(
     abtf: Game,
 ) -> None:
-    _to_date(abtf, "20 EVE", replenish=True)
+    abtf.to_date("20 EVE")
     view = created(_roll(abtf, "referee", "abtf:9.6202"))
     assert all(not d["id"].startswith("exhaustion") for d in view["drm"])
     view = created(_roll(abtf, "referee", "abtf:9.6202", [{"id": "exhaustion-german", "value": 3}]))
@@ -168,7 +157,7 @@ def test_the_9_6202_ex_date_reads_the_chart_not_the_ex(abtf: Game) -> None:
     """The 9.6202 EX says +4 (German +2) on 21 PM; the chart prints +3 for 21 PM.
     The ledger follows the chart (see the reading in the ABtF ruleset): if the
     printed chart proves the EX right, this test and the chart change together."""
-    _to_date(abtf, "21 PM", replenish=True)
+    abtf.to_date("21 PM")
     british = created(_roll(abtf, "British", "abtf:9.6202"))
     assert _drm(british, "exhaustion-british")["value"] == 3
     german = created(_roll(abtf, "German", "abtf:9.6202"))

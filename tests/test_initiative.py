@@ -13,31 +13,15 @@ import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
-from cgledger.domain.rulesets import REGISTRY
 from cgledger.verify import verify_bytes
 
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
 
 
-def _replenish(game: Game) -> None:
-    """Every side's CPP Replenishment of the current CG Date, if not made yet."""
-    for side in REGISTRY[game.created["ruleset"]].sides:
-        r = game.post(side, "/cpp-replenishments", {})
-        assert r.status_code == 201 or "already replenished" in r.text, r.text
 
 
-def _to_date(game: Game, target: str) -> None:
-    """Begin CG Dates until ``target``, each side replenishing its CPP first."""
-    while (now := game.get("referee").json()["cg_date"]) != target:
-        if now != game.created["cg_date"]:
-            _replenish(game)
-        created(game.post("referee", "/cg-dates", {}))
 
 
-def _ready(game: Game, date: str) -> None:
-    """On ``date``, with every side's CPP Replenishment made."""
-    _to_date(game, date)
-    _replenish(game)
 
 
 def _choose(game: Game, role: str, chit: str, **extra: Any) -> Any:
@@ -47,7 +31,7 @@ def _choose(game: Game, role: str, chit: str, **extra: Any) -> Any:
 @pytest.fixture
 def kgp(client: TestClient) -> Game:
     game = Game(client, KGP)
-    _ready(game, "19 PM")
+    game.to_date("19 PM", on_it=True)
     return game
 
 
@@ -65,7 +49,7 @@ def test_a_ruleset_without_initiative_says_so(client: TestClient) -> None:
 
 def test_the_cpp_replenishment_comes_first(client: TestClient) -> None:
     game = Game(client, KGP)
-    _to_date(game, "19 PM")
+    game.to_date("19 PM")
     problem = assert_problem(_choose(game, "US", "idle"), 409)
     assert problem["detail"].startswith(
         "8.616: CPP Replenishment requires its action of US on 19 PM before the step is passed"
@@ -154,7 +138,7 @@ def test_the_second_chit_reveals_both_and_reads_the_8_6232_matrix(
 
 def test_abtf_dual_attack_setup_is_the_germans_dr(client: TestClient) -> None:
     game = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
-    _ready(game, "18 EVE")
+    game.to_date("18 EVE", on_it=True)
     created(_choose(game, "British", "attack"))
     out = created(_choose(game, "German", "attack"))
     assert out["scenario"] == "dual-attack"
@@ -170,10 +154,10 @@ def test_the_attack_chit_limit_of_the_definition(client: TestClient) -> None:
     definition = copy.deepcopy(ok(client.get("/v1/rulesets/kgp/sample-definition")))
     definition["attack_chits"] = {"US": 1}
     game = Game(client, {**KGP, "definition": definition})
-    _ready(game, "19 PM")
+    game.to_date("19 PM", on_it=True)
     created(_choose(game, "US", "attack"))
     created(_choose(game, "German", "attack"))
-    _ready(game, "19 N")
+    game.to_date("19 N", on_it=True)
     before = game.version()
     problem = assert_problem(_choose(game, "US", "attack"), 409)
     assert problem["detail"] == (
@@ -258,10 +242,10 @@ def test_abtf_limits_idle_chits_too(client: TestClient) -> None:
         client,
         {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM", "definition": definition},
     )
-    _ready(game, "18 EVE")
+    game.to_date("18 EVE", on_it=True)
     created(_choose(game, "German", "idle"))
     created(_choose(game, "British", "idle"))
-    _ready(game, "18 N")
+    game.to_date("18 N", on_it=True)
     problem = assert_problem(_choose(game, "German", "idle"), 409)
     assert problem["detail"] == (
         "9.62131: German has selected 1 Idle Chit(s) in this CG, the most its CG definition "

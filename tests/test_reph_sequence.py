@@ -24,13 +24,6 @@ def _advance(game: Game, role: str, to: str, **extra: Any) -> Any:
     return game.post(role, "/reph/advance", {"to": to, **extra})
 
 
-def _next_date(game: Game) -> None:
-    """The referee begins the next CG Date, each side replenishing its CPP first."""
-    if not ok(game.get("referee", "/reph"))["initial"]:
-        for side in ("US", "German"):
-            r = game.post(side, "/cpp-replenishments", {})
-            assert r.status_code == 201 or "already replenished" in r.text, r.text
-    created(game.post("referee", "/cg-dates", {}))
 
 
 def test_before_the_initial_scenario_only_dagger_steps_apply(client: TestClient) -> None:
@@ -98,7 +91,7 @@ def test_bad_targets(client: TestClient) -> None:
 
 def test_required_actions_and_the_joint_initiative_stop_an_advance(client: TestClient) -> None:
     game = Game(client, KGP)
-    _next_date(game)  # 19 PM: both sides begin at 8.612 New CG Date
+    game.next_date()  # 19 PM: both sides begin at 8.612 New CG Date
     view = ok(game.get("US", "/reph"))
     assert view["initial"] is False
     assert view["current"] == {"US": "8.612", "German": "8.612"}
@@ -130,7 +123,7 @@ def test_required_actions_and_the_joint_initiative_stop_an_advance(client: TestC
 def test_the_german_8_618_is_required_from_20_am(client: TestClient) -> None:
     game = Game(client, KGP)
     for _ in range(3):  # 19 PM, 19 N, 20 AM
-        _next_date(game)
+        game.next_date()
     created(game.post("German", "/cpp-replenishments", {}))
     view = ok(game.get("German", "/reph"))
     assert _status(view, "German")["8.618"] == "pending"

@@ -163,14 +163,6 @@ def test_its_own_side_and_the_referee_are_not_refused_for_the_side(
         assert _roll(game, role, table_id).status_code != 403
 
 
-def _to_date(game: Game, target: str, *, replenish: bool) -> None:
-    """Begin CG Dates until ``target`` (the referee calls each one; KGP's sides
-    make their 8.616 CPP Replenishment first, as 8.6121 wants)."""
-    while game.get("referee").json()["cg_date"] != target:
-        if replenish and game.get("referee").json()["cg_date"] != "19 AM":
-            for side in ("US", "German"):
-                created(game.post(side, "/cpp-replenishments", {}))
-        created(game.post("referee", "/cg-dates", {}))
 
 
 def test_kgp_8_618_is_rolled_from_20_am_on(client: TestClient) -> None:
@@ -178,7 +170,7 @@ def test_kgp_8_618_is_rolled_from_20_am_on(client: TestClient) -> None:
     (``/ammunition-shortage``); the binding is checked first, for it and for a
     plain table roll alike."""
     game = _game(client, "kgp")
-    _to_date(game, "19 PM", replenish=True)
+    game.to_date("19 PM")
     for side in ("US", "German"):
         created(game.post(side, "/cpp-replenishments", {}))  # 8.616 comes before 8.618
     before = game.version()
