@@ -37,7 +37,9 @@ def test_the_cpp_replenishment_comes_first(client: TestClient) -> None:
     game = Game(client, KGP)
     game.to_date("20 AM")
     problem = assert_problem(_shortage(game, scenarios_after_20_am=0), 409)
-    assert problem["detail"].startswith("8.6: steps are carried out in the numbered order; make")
+    assert problem["detail"].startswith(
+        "8.616: CPP Replenishment requires its action of German on 20 AM"
+    )
 
 
 def _shortage(game: Game, role: str = "German", **body: Any) -> Any:
@@ -122,13 +124,16 @@ def test_8_6146_counts_the_shortage(kgp: Game) -> None:
 
 
 def test_an_undo_ends_the_shortage_by_replay(kgp: Game) -> None:
-    seq = created(_shortage(kgp, **CERTAIN))["seq"]
+    first = created(_shortage(kgp, **CERTAIN))
+    seq, seq_roll = first["seq"], first["roll"]["index"]
     undo = created(kgp.post("referee", "/undo-requests", {"seqs": [seq], "reason": "wrong count"}))
     assert undo["status"] == "applied"
     assert ok(kgp.get("US"))["conditions"] == {}
-    # The DR may be made again on this date, and the undone roll keeps its index.
+    # The DR may be made again on this date; the undone roll keeps its index and
+    # the new one says that it follows the undo (DESIGN §5).
     again = created(_shortage(kgp, scenarios_after_20_am=0))
-    assert again["roll"]["after_undo"] is not None or again["roll"]["index"] > 0
+    assert again["roll"]["index"] == seq_roll + 1
+    assert again["roll"]["after_undo"] is not None
 
 
 def test_the_export_verifies_the_recorded_result(kgp: Game) -> None:

@@ -400,8 +400,9 @@ def test_recon_on_initial_date(kgp: Game) -> None:
 def test_rg_purchase_before_replenishment(kgp: Game) -> None:
     at_19pm(kgp)
     before = kgp.version()
-    refused(kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 1}), "8.6")
-    refused(kgp.post("German", "/recon", {"cpp": 1}), "8.6")
+    # 8.616 is the step's required action: it cannot be passed before it (DESIGN §8).
+    refused(kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 1}), "8.616")
+    refused(kgp.post("German", "/recon", {"cpp": 1}), "8.616")
     assert kgp.version() == before
 
 

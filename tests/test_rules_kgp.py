@@ -197,8 +197,9 @@ def _recon(c: Campaign, x: Ctx) -> int:
 @pytest.mark.parametrize(
     ("steps", "refused", "rule"),
     [
-        ([], lambda c, x: kgpc.purchase_rg(c, x, "German", [("I2", 1)], secret=True), "8.6"),
-        ([], _recon, "8.6"),
+        # 8.616 is required before its step is passed (DESIGN §8).
+        ([], lambda c, x: kgpc.purchase_rg(c, x, "German", [("I2", 1)], secret=True), "8.616"),
+        ([], _recon, "8.616"),
         (
             ["repl", "recon"],
             lambda c, x: kgpc.purchase_rg(c, x, "German", [("I2", 1)], secret=True),

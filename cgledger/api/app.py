@@ -659,7 +659,7 @@ def _install_actions(app: FastAPI) -> None:
 
 def _action_route(app: FastAPI, path: str, actions: list[Action]) -> None:
     schemas: list[dict[str, Any]] = []
-    for a in actions:  # rulesets that share a command share its body (KGP's, ABtF's CPP)
+    for a in actions:  # rulesets that share a command share its body (8.616 and 9.616)
         found = _inline_schema(a.body.model_json_schema())
         if found not in schemas:
             schemas.append(found)

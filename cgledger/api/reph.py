@@ -35,16 +35,22 @@ class AdvanceCreate(Body):
 
 class ScenarioEndCreate(Body):
     """CG-Scenario End (DESIGN §8): the CVP each side earned (its opponent's
-    losses); SG also records the American's VP scored and the VP required."""
+    losses); a ruleset that keeps VP (2.91) also takes the VP scored and the VP
+    required (its ``Rules.scenario_end_fields``)."""
 
     cvp: dict[Annotated[str, StringConstraints(max_length=40)], StrictInt] = Field(
-        max_length=10, description="Each side's CVP earned, e.g. {\"US\": 12, \"German\": 30}"
+        max_length=10, description="Each side's CVP earned, by side id"
     )
     vp: dict[Annotated[str, StringConstraints(max_length=40)], StrictInt] | None = Field(
-        default=None, max_length=10, description="SG 2.91: {\"American\": VP scored}"
+        default=None,
+        max_length=10,
+        description="2.91: the VP scored, by side id (where the ruleset keeps VP)",
     )
     vp_required: StrictInt | None = Field(
-        default=None, ge=0, le=100_000, description="SG 2.91: the VP required to win it"
+        default=None,
+        ge=0,
+        le=100_000,
+        description="2.91: the VP required to win it (where the ruleset keeps VP)",
     )
 
     @model_validator(mode="after")
@@ -89,7 +95,7 @@ def install_reph_routes(app: FastAPI) -> None:
         idem: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> dict[str, Any]:
-        """CG-Scenario End (KGP 8.603, ABtF 9.603, SG 2.9): while the scenario is
+        """CG-Scenario End (8.603, 9.603, 2.9): while the scenario is
         in play, both sides send the same body (the first is ``proposed``), or
         the referee calls it (``recorded`` at once). Every side then begins the
         next RePh at its first step."""

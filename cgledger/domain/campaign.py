@@ -45,9 +45,9 @@ SEED_BYTES = 32
 #: The shape of the aggregate's state. A snapshot of an older shape is not
 #: used: the Ledger rebuilds the campaign from its events instead (2: undo;
 #: 3: the ruleset's own state under ``rules``; 4: what grows with the history
-#: is read by key, ``cgledger.domain.history``; 5: ABtF keeps a CPP roster, so
-#: an ABtF snapshot of schema 4 holds a ``rules`` state of the wrong shape; 6:
-#: the Initiative and the RePh sequence, ``initiatives`` and ``chits_used``).
+#: is read by key, ``cgledger.domain.history``; 5: a ruleset gained a CPP
+#: roster (9.616-9.617), so its snapshots of schema 4 hold a ``rules`` state of
+#: the wrong shape; 6: the Initiative and the RePh sequence).
 SCHEMA = 6
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
@@ -59,8 +59,6 @@ _STATE_KEYS = frozenset(
 )  # fmt: skip
 #: The engine's own state events; a ruleset adds its ``Rules.state_events``.
 ENGINE_STATE_EVENTS = undobook.STATE_EVENTS
-#: The scenario type of two Attack chits (8.6233a, 9.62133a), whose setup is diced for.
-DUAL_ATTACK = "dual-attack"
 MAX_REASON = 500
 MAX_CLAIM = 1000
 
@@ -910,7 +908,7 @@ class Campaign(Aggregate):
         if chit not in CHITS:
             raise InvalidInput(f"a chit is {' or '.join(CHITS)}, not {chit!r}", field="chit")
         date = self.cg_date
-        if date == self.genesis["start_date"]:
+        if self.is_initial_date():
             raise RuleViolation(
                 f"{ini.rule}: no Initiative is determined for the Initial Scenario ({date}); "
                 f"only the {rs.sequence_rule} '†' steps come before it",
@@ -950,10 +948,10 @@ class Campaign(Aggregate):
         pair = (chits[self.sides[0]], chits[self.sides[1]])
         scenario = ini.scenario(pair)
         values: dict[str, Any] = {"chits": chits, "scenario": scenario, "setup_first": None}
-        if scenario == DUAL_ATTACK and ini.dual_attack_table is not None:
+        if scenario == ini.dual_attack and ini.dual_attack_table is not None:
             assert ini.dual_attack_roller is not None
             table = self.table(ini.dual_attack_table)
-            # The dr is the rule's roller's (the U.S. player's in 8.6233a),
+            # The dr is the roller's the rule names (8.6233a, 9.62133a),
             # whichever side chose second; the bookkeeping events stay the caller's.
             self._define_table(ctx, table)
             if self.committed - (self.roll_count + 1) < dice.LOW_WATER:
@@ -1496,11 +1494,12 @@ class Campaign(Aggregate):
         return self.append(ctx, "RePhAdvanced", payload, {}, owner=None)
 
     def end_scenario(self, ctx: Ctx, body: dict[str, Any]) -> int:
-        """CG-Scenario End (DESIGN §8; KGP 8.603, ABtF 9.603, SG 2.9): while the
+        """CG-Scenario End (DESIGN §8; 8.603, 9.603, 2.9): while the
         scenario is in play (every side has completed its steps), both sides send
         the same body or the referee calls it. It records each side's CVP earned
-        (and SG's VP), moves every side to the first step of the next RePh, and
-        the sequence then waits for the New CG Date."""
+        (and the ruleset's ``scenario_end_fields``, e.g. 2.91's VP), moves every
+        side to the first step of the next RePh, and the sequence then waits for
+        the New CG Date."""
         self._require_role(ctx)
         rs = self.ruleset
         for side in self.sides:

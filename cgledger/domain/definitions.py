@@ -167,7 +167,7 @@ class RGEntry(StrictModel):
     id: RGId = Field(description="8.6191/9.6171 ID, e.g. I2, V3, HW1")
     name: Name = Field(description="8.6192/9.6172 Group Type, e.g. 'SS Inf Pltn'")
     cpp: Annotated[int, Field(ge=0, le=MAX_CPP)] = Field(
-        description="8.6194/9.6173 CPP cost (SG: Purchase Points, 3.4)"
+        description="8.6194/9.6173 CPP cost (3.4: Purchase Points)"
     )
     per_date_max: Limit | None = Field(
         default=None, description="8.6195/9.6175 CG Date max (null: no limit)"

@@ -126,8 +126,10 @@ class Initiative:
     #: The rule that limits a side's Attack Chits over the CG (8.6231, 9.62131);
     #: the limits are the CG definition's ``attack_chits``.
     limit_rule: str = ""
-    #: A Dual Attack's setup dr (8.6233a, 9.6213a): its table, the side whose
-    #: dr it is, and the side that sets up first for each band of the table.
+    #: A Dual Attack's setup dr (8.6233a, 9.62133a): the scenario type that
+    #: calls for it, its table, the side whose dr it is, and the side that sets
+    #: up first for each band of the table.
+    dual_attack: str = "dual-attack"
     dual_attack_table: str | None = None
     dual_attack_roller: str | None = None
     setup_first: tuple[str, ...] = ()

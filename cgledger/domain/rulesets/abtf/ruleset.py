@@ -104,7 +104,6 @@ CPP = CppScheme(
     initial_na="9.6",
     purchase="9.617",
     rg_id="9.6171",
-    sequence="9.6",
     halve_left=True,
     extras=campaign_exhaustion,
 )

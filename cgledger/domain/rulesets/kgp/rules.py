@@ -53,7 +53,7 @@ class CppScheme:
     ``replenish_table``; ``initial_na``: the rule that makes it NA before the
     Initial Scenario (8.6162; ABtF lists 9.616 without '†'); ``purchase``: the
     RG purchase step (8.619, 9.617); ``rg_id``: the rule that defines RG IDs;
-    ``sequence``: the rule that orders the steps (8.6, 9.6); ``recon``: the
+    ``recon``: the
     Recon step, if the ruleset has one (8.622). ``halve_left``: unspent CPP
     are divided by two, FRU, into Left (9.617). ``extras``: public fields of
     a roster line for a CG Date (e.g. ABtF's Campaign Exhaustion DRM).
@@ -65,7 +65,6 @@ class CppScheme:
     initial_na: str
     purchase: str
     rg_id: str
-    sequence: str
     recon: str | None = None
     halve_left: bool = False
     extras: Callable[[str], dict[str, Any]] | None = None
@@ -78,7 +77,6 @@ KGP_SCHEME = CppScheme(
     initial_na="8.6162",
     purchase=PURCHASE,
     rg_id="8.6191",
-    sequence="8.6",
     recon=RECON,
 )
 
@@ -333,7 +331,6 @@ class CppRules(Rules):
         if not rgs and not secret:
             raise InvalidInput("name at least one RG (or make the purchase secret)", field="rgs")
         line = _lines(engine, side)[-1]
-        self._require_replenished(engine, side)
         engine.check_step_order(side, purchase)
         available = cppbook.left(line)  # halving (9.617) comes after the purchases
         total_cost = sum(cost for _, cost in rgs)
@@ -360,7 +357,6 @@ class CppRules(Rules):
                 f"{RECON}: Recon cannot be purchased when preparing to play an Initial Scenario",
                 rule=RECON,
             )
-        self._require_replenished(engine, side)
         if line["recon_seq"] is not None:
             raise RuleViolation(
                 f"{RECON}: {side} has already made its Recon dr on {line['cg_date']}", rule=RECON
@@ -488,15 +484,6 @@ class CppRules(Rules):
         rules = [self.scheme.replenish_table, self.scheme.recon]
         return frozenset(f"{self.ruleset_id}:{rule}" for rule in rules if rule is not None)
 
-    def _require_replenished(self, engine: Engine, side: str) -> None:
-        if _replenishment_pending(engine, side):
-            s = self.scheme
-            raise RuleViolation(
-                f"{s.sequence}: steps are carried out in the numbered order; make the "
-                f"{s.replenish} CPP Replenishment DR for {side} on {engine.cg_date} first",
-                rule=s.sequence,
-            )
-
 
 def _lines(engine: Engine, side: str) -> list[cppbook.Line]:
     lines: list[cppbook.Line] | None = engine.rules.get("cpp", {}).get(side)
@@ -616,7 +603,6 @@ class KgpRules(CppRules):
                 f"{SHORTAGE}: the DR for {engine.cg_date} was made already (event {done})",
                 rule=SHORTAGE,
             )
-        self._require_replenished(engine, side)  # 8.616 comes first (8.6)
         engine.check_step_order(side, SHORTAGE)
         drm = [tablebook.DrmRequest(SHORTAGE_DRM, count=body.scenarios_after_20_am)]
         pub, _, result = engine.roll_on(
