@@ -151,10 +151,10 @@ class Campaign(Aggregate):
         #: Each side's chits of the CG by kind (8.6231 Attack, 9.62131 Attack and Idle).
         self.chits_used: dict[str, dict[str, int]] = {}
         #: CG-Scenario End (DESIGN §8): a side's proposal waiting for the other's
-        #: (``{"side", "body", "seq"}``), the seqs of the scenarios ended, and
+        #: (``{"side", "body", "seq"}``), how many scenarios have ended, and
         #: whether the sequence waits for the next New CG Date since the last.
         self.scenario_end_proposal: dict[str, Any] | None = None
-        self.scenarios_ended: list[dict[str, Any]] = []
+        self.scenarios_ended = 0
         self.awaiting_new_date = False
         self._apply(record)
 
@@ -287,7 +287,7 @@ class Campaign(Aggregate):
             self.scenario_end_proposal = {"side": values["by"], "body": values["body"], "seq": seq}
         elif kind == "ScenarioEnded":
             self.scenario_end_proposal = None
-            self.scenarios_ended.append({"cg_date": values["cg_date"], "seq": seq})
+            self.scenarios_ended += 1
             self.awaiting_new_date = True
             first = self.ruleset.reph_steps[0].id
             self.steps = dict.fromkeys(self.sides, first)
@@ -339,7 +339,7 @@ class Campaign(Aggregate):
         self.initiatives = {}
         self.chits_used = {}
         self.scenario_end_proposal = None
-        self.scenarios_ended = []
+        self.scenarios_ended = 0
         self.awaiting_new_date = False
         self.rules = self.ruleset.rules.initial_state(g, self.sides)
 
@@ -781,11 +781,15 @@ class Campaign(Aggregate):
                         rule=counted.rule,
                     )
             auto = applies and (ctx.actor != REFEREE or not counted.sides)
-            if not named and auto and (expected or not fixed):
-                count, value = (expected, None) if per else (None, expected)
-                if fixed:
-                    count = value = None
-                out.append(tablebook.DrmRequest(counted.drm, count=count, value=value))
+            if named or not auto:
+                continue
+            if fixed:
+                if expected:
+                    out.append(tablebook.DrmRequest(counted.drm))
+            elif per:
+                out.append(tablebook.DrmRequest(counted.drm, count=expected))
+            else:
+                out.append(tablebook.DrmRequest(counted.drm, value=expected))
         return out
 
     def table(self, table_id: str) -> tablebook.Table:
