@@ -709,7 +709,7 @@ class Campaign(Aggregate):
             "side": ctx.actor,
             "cg_date": self.cg_date,
             "rule": table.id,
-            "table": _table_ref(table),
+            "table": tablebook.table_ref(table),
             "roll": pub,
         }
         values_out = {**(sec or {}), "inputs": dict(inputs), **result}
@@ -963,7 +963,8 @@ class Campaign(Aggregate):
             roller = replace(ctx, actor=ini.dual_attack_roller)
             pub, _, result = self.roll_on(roller, table, [], {}, secret=False, client_nonce=None)
             # The event names the table it read, as every roll does (``cgledger verify``).
-            payload = {**payload, "rule": table.id, "table": _table_ref(table), "roll": pub}
+            ref = tablebook.table_ref(table)
+            payload = {**payload, "rule": table.id, "table": ref, "roll": pub}
             values = {
                 **values,
                 "inputs": {},
@@ -1785,11 +1786,6 @@ def _text(value: str, field: str, limit: int) -> str:
     if not value.strip() or len(value) > limit:
         raise InvalidInput(f"{field} must be 1 to {limit} characters", field=field)
     return value
-
-
-def _table_ref(table: tablebook.Table) -> dict[str, str]:
-    """How an event names the table it was read with: id and content hash."""
-    return {"id": table.id, "hash": tablebook.content_hash(table)}
 
 
 def _parse_date(rs: Ruleset, text: str, field: str) -> str:

@@ -557,6 +557,11 @@ def content_hash(table: Table) -> str:
     return hashlib.sha256(b"cgledger/v1/table\n" + canon(definition(table))).hexdigest()
 
 
+def table_ref(table: Table) -> dict[str, str]:
+    """How an event names the table it was read with: id and content hash."""
+    return {"id": table.id, "hash": content_hash(table)}
+
+
 def from_definition(data: Mapping[str, Any]) -> Table:
     """Rebuild a table from its recorded definition (for audits of old rolls)."""
 

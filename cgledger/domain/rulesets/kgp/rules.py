@@ -307,7 +307,7 @@ class CppRules(Rules):
             **result,
         }
         # The event names the table it was read with (9.616 reads 9.6162's).
-        payload = {**payload, "rule": table.id, "table": _table_ref(table), "roll": pub}
+        payload = {**payload, "rule": table.id, "table": tablebook.table_ref(table), "roll": pub}
         return engine.append(ctx, "CPPReplenished", payload, values, owner=side)
 
     def _purchase(self, engine: Engine, ctx: Ctx, body: RGPurchaseCreate) -> int:
@@ -378,7 +378,8 @@ class CppRules(Rules):
             ctx, table, requests, {}, secret=body.secret, client_nonce=body.client_nonce
         )
         values = {"cpp": cost, "inputs": {}, **result}
-        payload = {**engine.rule_payload(side, RECON), "table": _table_ref(table), "roll": pub}
+        ref = tablebook.table_ref(table)
+        payload = {**engine.rule_payload(side, RECON), "table": ref, "roll": pub}
         return engine.append(
             ctx,
             "ReconPurchased",
@@ -506,11 +507,6 @@ def _replenishment_pending(engine: Engine, side: str) -> bool:
     return not line["initial"] and line["repl_seq"] is None
 
 
-def _table_ref(table: tablebook.Table) -> dict[str, str]:
-    """How an event names the table it was read with: id and content hash."""
-    return {"id": table.id, "hash": tablebook.content_hash(table)}
-
-
 SHORTAGE = "8.618"
 #: 8.618's table: its band 1 is "≥ 12 ... the German OB suffers from Ammunition Shortage".
 SHORTAGE_BAND = 1
@@ -612,7 +608,7 @@ class KgpRules(CppRules):
         payload = {
             **engine.rule_payload(side, SHORTAGE),
             "rule": table.id,
-            "table": _table_ref(table),
+            "table": tablebook.table_ref(table),
             "roll": pub,
         }
         values = {"inputs": {}, **result, "shortage": shortage}
