@@ -11,6 +11,7 @@ instead, because CI must run them.
 from __future__ import annotations
 
 import os
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -159,19 +160,97 @@ class Game:
             fine = r.status_code == 201 or "already replenished" in r.text or "NA prior" in r.text
             assert fine, r.text
 
-    def next_date(self, *, replenish: bool = True) -> None:
-        """The referee begins the next CG Date, the sides replenishing first."""
+    def advance(self, side: str, to: str) -> None:
+        """``side`` completes its RePh steps up to ``to`` (DESIGN §8), making on
+        the way each action or roll a step requires (the 409 names its path);
+        an Initiative step that waits for chits gets an Idle chit from each side
+        (an Attack chit where Idle ones ran out)."""
+        for _ in range(12):
+            r = self.post(side, "/reph/advance", {"to": to})
+            if r.status_code == 201:
+                return
+            detail = r.json()["detail"]
+            assert r.status_code == 409, r.text
+            if "a step is not taken again" in detail:
+                return  # there already
+            needed = re.search(r"\(POST /v1/campaigns/[^/]+/([^)]+)\)", detail)
+            if needed is not None and needed.group(1) != "cg-dates":
+                created(self.post(side, "/" + needed.group(1), {}))
+            elif "Initiative chits" in detail:
+                self.choose_chits()
+                if ok(self.get("referee", "/reph"))["new_date_due"]:
+                    return  # an Idle date: back to New CG Date
+            else:
+                raise AssertionError(detail)
+        raise AssertionError(f"{side} could not reach {to}")
+
+    def choose_chits(self, chit: str = "idle") -> None:
+        """Every side that has not chosen one chooses ``chit`` (the other kind
+        where its CG definition's limit is reached)."""
+        date = self.cg_date().replace(" ", "%20")
+        (view,) = ok(self.get("referee", f"/initiative?cg_date={date}"))["items"]
+        for side, chosen in view["chosen"].items():
+            if chosen:
+                continue
+            r = self.post(side, "/initiative", {"chit": chit})
+            if r.status_code == 409 and "Chit(s) in this CG" in r.text:
+                other = "attack" if chit == "idle" else "idle"
+                r = self.post(side, "/initiative", {"chit": other})
+            created(r)
+
+    def end_scenario(self, cvp: dict[str, int] | None = None, **extra: Any) -> None:
+        """Every side completes its steps and the referee calls CG-Scenario End."""
+        ruleset = REGISTRY[self.created["ruleset"]]
+        for side in ruleset.sides:
+            self.advance(side, "scenario")
+        body: dict[str, Any] = {"cvp": cvp or dict.fromkeys(ruleset.sides, 0), **extra}
+        if "vp" in ruleset.rules.scenario_end_fields and "vp" not in body:
+            body.update(vp={"American": 0}, vp_required=0)
+        created(self.post("referee", "/scenario-end", body))
+
+    def finish_date(self, *, play: bool = False) -> None:
+        """Bring the CG Date to where a new one begins (8.6121): an Idle date
+        (both sides' Idle chits), or with ``play`` (and on the Initial
+        Scenario's date) a CG scenario played to its end."""
+        ruleset = REGISTRY[self.created["ruleset"]]
+        reph = ok(self.get("referee", "/reph"))
+        if reph["new_date_due"]:
+            return
+        ini = ruleset.initiative
+        if not reph["initial"] and ini is not None and ini.step is not None:
+            if reph["scenario"] is None:
+                for side in ruleset.sides:
+                    self.advance(side, ini.step)
+                self.choose_chits("attack" if play else "idle")
+            if ok(self.get("referee", "/reph"))["new_date_due"]:
+                return
+        self.end_scenario()
+
+    def next_date(self, *, replenish: bool = True, play: bool = False) -> dict[str, Any]:
+        """The referee begins the next CG Date, the sides replenishing first and
+        the current date finished (``finish_date``)."""
         if replenish:
             self.replenish()
-        r = self.post("referee", "/cg-dates", {})
-        assert r.status_code == 201, r.text
+        self.finish_date(play=play)
+        return created(self.post("referee", "/cg-dates", {}))
 
-    def to_date(self, target: str, *, replenish: bool = True, on_it: bool = False) -> None:
+    def to_date(
+        self, target: str, *, replenish: bool = True, on_it: bool = False, play: bool = False
+    ) -> None:
         """Begin CG Dates until ``target``; with ``on_it``, replenish on it too."""
         while self.cg_date() != target:
-            self.next_date(replenish=replenish)
+            self.next_date(replenish=replenish, play=play)
         if on_it:
             self.replenish()
+
+
+@pytest.fixture
+def kgp_reph(kgp: Game) -> Game:
+    """The ``kgp`` campaign after its Initial Scenario (19 AM) ended: both sides
+    are at 8.601, so the tables of 8.601-8.611 (8.606 Escape, 8.610, 8.611)
+    may be rolled; those of 8.612 on wait for the next CG Date (``next_date``)."""
+    kgp.end_scenario()
+    return kgp
 
 
 @pytest.fixture

@@ -66,9 +66,9 @@ def abtf(client: TestClient) -> Game:
 
 def _line(game: Game, side: str, viewer: str | None = None) -> dict[str, Any]:
     roster = ok(game.get(viewer or side, f"/roster?side={side}"))
-    assert roster["columns"] == [
-        "cg_date", "start", "repl", "total", "rg_purchased", "spent", "left",
-    ]  # fmt: skip  (no Recon columns: ABtF has no Recon step)
+    # No Recon columns: ABtF has no Recon step.
+    columns = ["cg_date", "start", "repl", "total", "rg_purchased", "spent", "left"]
+    assert roster["columns"] == columns
     line: dict[str, Any] = roster["lines"][-1]
     return line
 
@@ -89,7 +89,7 @@ def test_unspent_cpp_are_halved_fru_and_carried_to_the_next_date(abtf: Game) -> 
     problem = assert_problem(abtf.post("British", "/rg-purchases", {"rg": "I2", "cpp": 8}), 409)
     assert problem["detail"] == "9.617: I2 costs 8 CPP but British has 7 CPP left on 18 PM"
 
-    created(abtf.post("referee", "/cg-dates", {}))  # 18 EVE
+    abtf.next_date()  # the Initial Scenario ends; 18 EVE
     british = created(abtf.post("British", "/cpp-replenishments", {}))
     secret = british["event"]["secret"]
     assert british["event"]["payload"]["base"] == 15  # 9.6161: British, 18 EVE
@@ -107,28 +107,41 @@ def test_unspent_cpp_are_halved_fru_and_carried_to_the_next_date(abtf: Game) -> 
 
 
 def test_the_replenishment_is_secret_and_required_before_the_next_date(abtf: Game) -> None:
-    created(abtf.post("referee", "/cg-dates", {}))  # 18 EVE
+    abtf.next_date()  # 18 EVE
     created(abtf.post("German", "/cpp-replenishments", {}))
     # The opponent sees that it happened, never how much.
     line = _line(abtf, "German", viewer="British")
     assert line["repl"] is None
     assert "repl" in line["hidden"]
     assert line["cpp_base"] == 20  # the chart is public
-    # 9.6121 waits for 9.616 of every side.
+    # 9.6121 waits for 9.616 of every side: the British cannot pass the step
+    # without its DR, so the date cannot end and the next one cannot begin.
+    before = abtf.version()
+    problem = assert_problem(abtf.post("British", "/reph/advance", {"to": "9.621"}), 409)
+    assert problem["detail"].startswith(
+        "9.616: CPP Replenishment requires its action of British on 18 EVE before the step "
+        "is passed"
+    )
     problem = assert_problem(abtf.post("referee", "/cg-dates", {}), 409)
-    assert problem["detail"] == "9.616: British has not made the CPP Replenishment DR for 18 EVE"
+    assert problem["detail"].startswith("9.612: a new CG Date begins after CG-Scenario End")
     problem = assert_problem(abtf.post("German", "/cpp-replenishments", {}), 409)
     assert problem["detail"] == "9.616: German already replenished CPP on 18 EVE"
+    assert abtf.version() == before
+    # Once the British made it, the date goes on to its end and the next one.
+    created(abtf.post("British", "/cpp-replenishments", {}))
+    assert abtf.next_date(replenish=False)["cg_date"] == "18 N"
 
 
 def test_the_replenishment_table_is_rolled_only_through_its_endpoint(abtf: Game) -> None:
+    before = abtf.version()
     problem = assert_problem(abtf.post("British", "/tables/abtf:9.6162/rolls", {}), 409)
     assert problem["detail"].startswith("9.6162: abtf:9.6162 changes the campaign's state")
+    assert abtf.version() == before
     assert_problem(abtf.post("British", "/recon", {"cpp": 1}), 404)  # no Recon in ABtF
 
 
 def test_the_export_verifies_the_replenishment_against_the_chart(abtf: Game) -> None:
-    created(abtf.post("referee", "/cg-dates", {}))
+    abtf.next_date()
     for side in ("British", "German"):
         created(abtf.post(side, "/cpp-replenishments", {}))
     body = abtf.client.get(f"{abtf.url}/export", headers=abtf.h("referee")).content
@@ -169,7 +182,7 @@ def test_a_campaign_created_before_abtf_kept_a_roster_says_so(
     assert roster["lines"] == []
     assert "before this ledger kept its CG Roster" in roster["note"]
     assert ok(old.get("German", "/state"))["rosters"]["British"]["lines"] == []
-    created(old.post("referee", "/cg-dates", {}))  # its dates still go on
+    assert old.next_date(replenish=False)["cg_date"] == "18 EVE"  # its dates still go on
     for r in (
         old.post("British", "/rg-purchases", {"rg": "I1", "cpp": 1}),
         old.post("referee", "/cpp-replenishments", {"side": "German"}),
@@ -192,7 +205,8 @@ def test_an_old_free_9_6162_roll_still_verifies(
     abtf = REGISTRY["abtf"]
     steps = tuple(dataclasses.replace(st, action=None) for st in abtf.reph_steps)
     tables = dict(abtf.tables)
-    tables["abtf:9.6162"] = dataclasses.replace(tables["abtf:9.6162"], endpoint="")
+    # Nor were its tables bound to RePh steps then (DESIGN §8).
+    tables["abtf:9.6162"] = dataclasses.replace(tables["abtf:9.6162"], endpoint="", step=None)
     before = dataclasses.replace(abtf, rules=Rules(), reph_steps=steps, tables=tables)
     monkeypatch.setitem(rulesets._RULESETS, "abtf", before)
     old = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})

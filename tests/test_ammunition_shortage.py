@@ -2,9 +2,10 @@
 and on each CG Date thereafter (if necessary), the German makes a DR. On a Final
 DR of ≥ 12 the German OB suffers from Ammunition Shortage (A19.131) for the
 duration of the CG. A +1 DRM applies per CG scenario completed after 20 AM."
-The result lasts: it is campaign state, shown with the campaign and the roster,
-read by ``?at=``, undone by replay, and 8.6146's "+1 drm if Ammunition
-Shortage [8.618] is already in effect" is counted from it."""
+That DRM is counted by the ledger (tests/test_counted_drms.py). The result
+lasts: it is campaign state, shown with the campaign and the roster, read by
+``?at=``, undone by replay, and 8.6146's "+1 drm if Ammunition Shortage [8.618]
+is already in effect" is counted from it."""
 
 from __future__ import annotations
 
@@ -14,16 +15,45 @@ import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
+from cgledger.domain import dice
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.verify import verify_bytes
 
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
-#: Ten scenarios after 20 AM: +10, so even an Original DR of 2 gives a Final 12.
-CERTAIN = {"scenarios_after_20_am": 10}
+SHORTAGE = REGISTRY["kgp"].tables["kgp:8.618"]
 
 
+def _nonce_for(game: Game, original: int) -> str:
+    """A client_nonce with which the German's next roll on 8.618 has the
+    Original DR ``original``. The DRM is the ledger's count of scenarios (0 on
+    20 AM), so a Final 12 needs a natural 12; the test, in the server's
+    process, reads the committed seed of the next roll (as test_rules_kgp.py
+    does on the domain) and picks the nonce (DESIGN §2: the roll is
+    HMAC(seed, request))."""
+    ledger = game.client.app.state.ledger
+    campaign = ledger.load(game.id)
+    index = campaign.roll_count
+    seed = campaign.seed(index, ledger.sealer)
+    purpose = f"{SHORTAGE.id} {SHORTAGE.title}"
+    for n in range(10_000):
+        nonce = f"nonce-{n}"
+        rolled = dice.roll(
+            seed,
+            campaign=campaign.cid,
+            index=index,
+            client_nonce=nonce,
+            dice=2,
+            purpose=purpose,
+            side="German",
+        )
+        if sum(rolled) == original:
+            return nonce
+    raise AssertionError(f"no nonce gives {original}")
 
 
+def _certain(game: Game) -> dict[str, str]:
+    """The body of a DR whose Final is 12 (a natural 12, no scenario counted yet)."""
+    return {"client_nonce": _nonce_for(game, 12)}
 
 
 @pytest.fixture
@@ -36,10 +66,14 @@ def kgp(client: TestClient) -> Game:
 def test_the_cpp_replenishment_comes_first(client: TestClient) -> None:
     game = Game(client, KGP)
     game.to_date("20 AM")
+    before = game.version()
     problem = assert_problem(_shortage(game, scenarios_after_20_am=0), 409)
     assert problem["detail"].startswith(
-        "8.616: CPP Replenishment requires its action of German on 20 AM"
+        "8.618: the German Ammunition Shortage DR belongs to RePh step 8.618; 8.616: CPP "
+        "Replenishment requires its action of German on 20 AM before the step is passed"
     )
+    assert problem["rule"] == "8.618"
+    assert game.version() == before
 
 
 def _shortage(game: Game, role: str = "German", **body: Any) -> Any:
@@ -47,19 +81,20 @@ def _shortage(game: Game, role: str = "German", **body: Any) -> Any:
 
 
 def test_a_final_dr_of_12_starts_the_shortage_for_the_rest_of_the_cg(kgp: Game) -> None:
-    out = created(_shortage(kgp, **CERTAIN))
+    out = created(_shortage(kgp, **_certain(kgp)))
     event = out["event"]
     assert event["type"] == "AmmunitionShortageRolled"
     assert event["payload"]["rule"] == "kgp:8.618"
     assert event["payload"]["shortage"] is True
-    assert event["payload"]["final"] == event["payload"]["original"] + 10 >= 12
+    assert event["payload"]["final"] == event["payload"]["original"] == 12
     drm = event["payload"]["drm"]
+    # No CG scenario completed after 20 AM yet: the ledger's count is 0.
     assert drm == [
         {
             "id": "scenarios-after-20-am",
             "text": "Per CG scenario completed after 20 AM",
-            "count": 10,
-            "value": 10,
+            "count": 0,
+            "value": 0,
         }
     ]
     seq = out["seq"]
@@ -70,45 +105,59 @@ def test_a_final_dr_of_12_starts_the_shortage_for_the_rest_of_the_cg(kgp: Game) 
         assert conditions["ammunition_shortage"]["rule"] == "8.618"
         assert ok(kgp.get(role, "/roster?side=German"))["conditions"] == conditions
     # ?at= the event before: no shortage yet.
-    assert ok(kgp.get("US", f"/state?at={seq - 1}"))["campaign"]["conditions"] == {}
+    earlier = ok(kgp.get("US", f"/state?at={seq - 1}"))["campaign"]["conditions"]
+    assert "ammunition_shortage" not in earlier
     # "for the duration of the CG": no further DR, on this date or any later one.
-    problem = assert_problem(_shortage(kgp, scenarios_after_20_am=0), 409)
+    problem = assert_problem(_shortage(kgp), 409)
     assert problem["detail"].startswith(
         f"8.618: the German OB suffers Ammunition Shortage since 20 AM (event {seq})"
     )
     kgp.to_date("20 PM", on_it=True)
-    assert_problem(_shortage(kgp, scenarios_after_20_am=0), 409)
+    assert_problem(_shortage(kgp), 409)
     assert "ammunition_shortage" in ok(kgp.get("US"))["conditions"]
 
 
 def test_no_shortage_means_another_dr_on_the_next_date(kgp: Game) -> None:
-    """"(if necessary)": while no shortage began, the DR is made again on each
+    """ "(if necessary)": while no shortage began, the DR is made again on each
     later CG Date, once per date."""
-    out = created(_shortage(kgp, scenarios_after_20_am=0))
+    out = created(_shortage(kgp))
     payload = out["event"]["payload"]
     assert payload["shortage"] is (payload["final"] >= 12)
     began = payload["shortage"]  # a natural 12: 1 in 36
-    assert bool(ok(kgp.get("German"))["conditions"]) is began
-    problem = assert_problem(_shortage(kgp, scenarios_after_20_am=0), 409)
+    assert ("ammunition_shortage" in ok(kgp.get("German"))["conditions"]) is began
+    problem = assert_problem(_shortage(kgp), 409)
     if not began:
         assert problem["detail"] == (
             f"8.618: the DR for 20 AM was made already (event {out['seq']})"
         )
     kgp.to_date("20 PM", on_it=True)
-    again = _shortage(kgp, scenarios_after_20_am=1)
+    again = _shortage(kgp)
     assert again.status_code == (409 if began else 201), again.text
 
 
-def test_it_is_the_germans_dr_and_its_count_is_stated(kgp: Game) -> None:
-    assert_problem(_shortage(kgp, "US", scenarios_after_20_am=0), 403)
-    assert_problem(_shortage(kgp, "referee", side="US", scenarios_after_20_am=0), 403)
-    problem = assert_problem(_shortage(kgp), 422)  # the roller states the scenarios
-    assert "scenarios_after_20_am" in problem["detail"]
+def test_it_is_the_germans_dr_and_its_count_is_the_ledgers(kgp: Game) -> None:
+    assert_problem(_shortage(kgp, "US"), 403)
+    assert_problem(_shortage(kgp, "referee", side="US"), 403)
+    before = kgp.version()
+    # The roller may state the count of scenarios, but only the ledger's.
+    problem = assert_problem(_shortage(kgp, scenarios_after_20_am=1), 422)
+    assert problem["detail"] == (
+        "8.618: scenarios-after-20-am is counted by the ledger: its count on 20 AM is 0, not 1"
+    )
+    assert problem["rule"] == "8.618"
     assert_problem(_shortage(kgp, scenarios_after_20_am=-1), 422)
+    assert kgp.version() == before
+    # Left out, the ledger counts it.
+    drm = created(_shortage(kgp))["event"]["payload"]["drm"]
+    assert [(d["id"], d["count"]) for d in drm] == [("scenarios-after-20-am", 0)]
 
 
-def test_8_6146_counts_the_shortage(kgp: Game) -> None:
-    """8.6146: "+1 drm if Ammunition Shortage [8.618] is already in effect"."""
+def test_8_6146_counts_the_shortage(client: TestClient) -> None:
+    """8.6146: "+1 drm if Ammunition Shortage [8.618] is already in effect"
+    (8.614 comes before 8.616 and 8.618: rolled on a date before its CPP
+    Replenishment)."""
+    kgp = Game(client, KGP)
+    kgp.to_date("20 AM")
     roll = "/tables/kgp:8.6146/rolls"
     named = {"drm": [{"id": "ammunition-shortage"}]}
     problem = assert_problem(kgp.post("German", roll, named), 422)
@@ -117,27 +166,30 @@ def test_8_6146_counts_the_shortage(kgp: Game) -> None:
     )
     before = created(kgp.post("German", roll, {}))
     assert before["drm"] == []
-    created(_shortage(kgp, **CERTAIN))
+    kgp.replenish()
+    created(_shortage(kgp, **_certain(kgp)))
+    kgp.to_date("20 PM")
     after = created(kgp.post("German", roll, {}))
     assert [d["id"] for d in after["drm"]] == ["ammunition-shortage"]
     assert after["final"] == after["original"] + 1
 
 
 def test_an_undo_ends_the_shortage_by_replay(kgp: Game) -> None:
-    first = created(_shortage(kgp, **CERTAIN))
+    first = created(_shortage(kgp, **_certain(kgp)))
+    assert first["event"]["payload"]["shortage"] is True
     seq, seq_roll = first["seq"], first["roll"]["index"]
     undo = created(kgp.post("referee", "/undo-requests", {"seqs": [seq], "reason": "wrong count"}))
     assert undo["status"] == "applied"
-    assert ok(kgp.get("US"))["conditions"] == {}
+    assert "ammunition_shortage" not in ok(kgp.get("US"))["conditions"]
     # The DR may be made again on this date; the undone roll keeps its index and
     # the new one says that it follows the undo (DESIGN §5).
-    again = created(_shortage(kgp, scenarios_after_20_am=0))
+    again = created(_shortage(kgp))
     assert again["roll"]["index"] == seq_roll + 1
     assert again["roll"]["after_undo"] is not None
 
 
 def test_the_export_verifies_the_recorded_result(kgp: Game) -> None:
-    created(_shortage(kgp, **CERTAIN))
+    created(_shortage(kgp, **_certain(kgp)))
     body = kgp.client.get(f"{kgp.url}/export", headers=kgp.h("US")).content
     report = verify_bytes(body)
     assert report.rule_results_checked >= 1

@@ -115,6 +115,7 @@ def test_state_at_n_is_the_answer_given_live_at_n(travel: Game) -> None:
     step(lambda: created(undo(kgp, "German", [found["public_buy"]])))
     step(lambda: found.update(rid=created(undo(kgp, "US", [found["roll"]["seq"]]))["id"]))
     step(lambda: ok(kgp.post("German", f"/undo-requests/{found['rid']}/approve")))
+    step(kgp.end_scenario)  # 8.6121: a new CG Date begins after CG-Scenario End
     step(lambda: created(kgp.post("US", "/cg-dates", {})))
     step(lambda: created(kgp.post("German", "/cg-dates", {})))
     step(lambda: found.update(repl=created(kgp.post("German", "/cpp-replenishments", {}))))
@@ -122,7 +123,7 @@ def test_state_at_n_is_the_answer_given_live_at_n(travel: Game) -> None:
     step(lambda: buy(kgp, "HW1", 3))
     step(lambda: ok(kgp.post("German", f"/events/{found['repl']['seq']}/reveal")))
     version = kgp.version()
-    assert len(seen) == 14
+    assert len(seen) == 15
     # The live answers really changed along the way (hidden, shown, undone).
     us_left = [s["US roster German"]["lines"][-1]["left"] for s in seen.values()]
     assert None in us_left
@@ -160,15 +161,19 @@ def test_a_secret_purchase_stays_hidden_as_of_then(kgp: Game) -> None:
 
 @pytest.fixture
 def history(kgp: Game) -> Game:
+    """19 AM and 19 PM, each with a CG scenario played to its end, so that the
+    8.606 Escape table (rolled after CG-Scenario End) is rolled on both dates."""
     buy(kgp)  # German, secret
     free_roll(kgp, "US")
-    created(kgp.post("US", "/tables/kgp:8.606-infantry/rolls", {"drm": [{"id": "isolated"}]}))
     created(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))
+    kgp.end_scenario()  # the Initial Scenario
+    created(kgp.post("US", "/tables/kgp:8.606-infantry/rolls", {"drm": [{"id": "isolated"}]}))
     created(kgp.post("US", "/cg-dates", {}))
     created(kgp.post("German", "/cg-dates", {}))
     created(kgp.post("German", "/cpp-replenishments", {}))
     rolled = free_roll(kgp, "German")
     created(undo(kgp, "referee", [rolled["seq"]]))
+    kgp.finish_date(play=True)  # 19 PM's CG scenario, played to its end
     created(kgp.post("US", "/tables/kgp:8.606-infantry/rolls", {}))
     free_roll(kgp, "US")
     return kgp
@@ -289,7 +294,8 @@ def appended(game: Game, since: int) -> list[dict[str, Any]]:
 
 def test_every_new_event_records_the_request_id(kgp: Game) -> None:
     v = kgp.version()
-    r = kgp.post("US", "/tables/kgp:8.606-infantry/rolls", {})
+    # An 8.620 table: before the Initial Scenario only the '†' steps apply.
+    r = kgp.post("US", "/tables/kgp:8.6202/rolls", {})
     created(r)
     rid = r.headers["X-Request-ID"]
     assert re.fullmatch(r"[0-9a-f]{32}", rid)
@@ -418,11 +424,11 @@ def test_every_appending_response_has_a_checkpoint(client: TestClient) -> None:
         return out
 
     step("US", "/rolls", {"dice": 2, "purpose": "x"})
-    step("US", "/tables/kgp:8.606-infantry/rolls", {})
-    secret = step("German", "/tables/kgp:8.6201/rolls", {})
-    step("German", f"/rolls/{secret['roll']['index']}/reveal", None, 200)
+    # 8.619 before 8.620: the steps go in numbered order.
     bought = step("German", "/rg-purchases", {"rg": "I2", "cpp": 1})
     step("German", f"/events/{bought['seq']}/reveal", None, 200)
+    secret = step("German", "/tables/kgp:8.6201/rolls", {})
+    step("German", f"/rolls/{secret['roll']['index']}/reveal", None, 200)
     rolled = step("German", "/rolls", {"dice": 1, "purpose": "y"})
     rid = step("German", "/undo-requests", {"seqs": [rolled["seq"]], "reason": "r"})["id"]
     step("US", f"/undo-requests/{rid}/approve", None, 200)
@@ -431,6 +437,12 @@ def test_every_appending_response_has_a_checkpoint(client: TestClient) -> None:
     step("German", f"/undo-requests/{rid}/reject", {"note": "no"}, 200)
     did = step("US", "/disputes", {"seq": bought["seq"], "claim": "c"})["id"]
     step("German", f"/disputes/{did}/resolve", {"decision": "uphold", "note": "n"}, 200)
+    # The Initial Scenario is played to its end (8.6121): both sides complete
+    # their steps, then CG-Scenario End; the 8.606 Escape table is rolled after it.
+    step("US", "/reph/advance", {"to": "scenario"})
+    step("German", "/reph/advance", {"to": "scenario"})
+    step("referee", "/scenario-end", {"cvp": {"US": 0, "German": 0}})
+    step("US", "/tables/kgp:8.606-infantry/rolls", {})
     step("US", "/cg-dates", {})
     step("German", "/cg-dates", {})
     step("German", "/cpp-replenishments", {})

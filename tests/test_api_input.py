@@ -21,8 +21,6 @@ from fastapi.testclient import TestClient
 # --------------------------------------------------------------------- helpers
 
 
-
-
 def names(body: dict[str, Any], name: str) -> bool:
     """True if the problem names ``name`` in its ``field`` member or its detail."""
     return body.get("field") == name or name in body["detail"]
@@ -57,8 +55,8 @@ def replenish(game: Game, side: str) -> dict[str, Any]:
 
 
 def at_19pm(game: Game, *sides: str) -> None:
-    """Begin 19 PM and make the 8.616 DR for ``sides``."""
-    assert next_date(game)["cg_date"] == "19 PM"
+    """End the Initial Scenario, begin 19 PM and make the 8.616 DR for ``sides``."""
+    assert game.next_date()["cg_date"] == "19 PM"
     for side in sides:
         replenish(game, side)
 
@@ -272,6 +270,7 @@ def test_abtf_with_start_date(client: TestClient) -> None:
     ],
 )
 def test_unknown_cg_date(kgp: Game, cg_date: str, mentions: str) -> None:
+    kgp.finish_date()  # the Initial Scenario ends: a new CG Date may begin
     before = kgp.version()
     body = invalid(kgp.post("referee", "/cg-dates", {"cg_date": cg_date}), "cg_date")
     assert body.get("field") == "cg_date", body
@@ -282,6 +281,7 @@ def test_unknown_cg_date(kgp: Game, cg_date: str, mentions: str) -> None:
 
 @pytest.mark.parametrize("spelling", ["19pm", "19 PM", "Dec 19 PM", "december 19 pm", " 19PM "])
 def test_kgp_date_spellings(kgp: Game, spelling: str) -> None:
+    kgp.finish_date()
     data = next_date(kgp, {"cg_date": spelling})
     assert data["cg_date"] == "19 PM"
 
@@ -430,15 +430,40 @@ def test_second_recon_same_date(kgp: Game) -> None:
     assert kgp.version() == before
 
 
+def test_new_date_before_the_initial_scenario_ends(kgp: Game) -> None:
+    """8.612: a new CG Date begins after CG-Scenario End or an Idle date; the
+    referee cannot begin 19 PM while the Initial Scenario (19 AM) is unplayed."""
+    before = kgp.version()
+    body = refused(kgp.post("referee", "/cg-dates", {}), "8.612")
+    assert "19 AM" in body["detail"], body
+    refused(kgp.post("referee", "/cg-dates", {"cg_date": "19 PM"}), "8.612")
+    assert kgp.version() == before
+    assert kgp.get("referee").json()["cg_date"] == "19 AM"
+    kgp.finish_date()
+    assert next_date(kgp)["cg_date"] == "19 PM"
+
+
 @pytest.mark.parametrize("done", [(), ("German",), ("US",)], ids=["none", "German", "US"])
 def test_new_date_before_both_replenishments(kgp: Game, done: tuple[str, ...]) -> None:
+    """A side reaches the end of a CG Date (Initiative 8.623, then an Idle date
+    or a scenario) only past its 8.616 CPP Replenishment, so a new CG Date
+    cannot begin (8.612) while a side has not made it; each missing side is named."""
     at_19pm(kgp, *done)
     before = kgp.version()
-    body = refused(kgp.post("referee", "/cg-dates", {}), "8.616")
-    missing = "German" if done == ("US",) else "US"  # sides in ruleset order: US first
-    assert missing in body["detail"], body
+    body = refused(kgp.post("referee", "/cg-dates", {}), "8.612")
+    assert "19 PM" in body["detail"], body
+    missing = [side for side in ("US", "German") if side not in done]
+    for side in missing:
+        body = refused(kgp.post(side, "/reph/advance", {"to": "8.623"}), "8.616")
+        assert side in body["detail"], body
+        assert "/cpp-replenishments" in body["detail"], body
+        refused(kgp.post(side, "/reph/advance", {"to": "scenario"}), "8.616")
     assert kgp.version() == before
     assert kgp.get("referee").json()["cg_date"] == "19 PM"
+    # Once both have replenished, the date can end and the next one begin.
+    for side in missing:
+        replenish(kgp, side)
+    assert kgp.next_date()["cg_date"] == "19 N"
 
 
 def test_new_date_past_the_last_cg_date(kgp: Game) -> None:
@@ -446,9 +471,10 @@ def test_new_date_past_the_last_cg_date(kgp: Game) -> None:
     assert dates[0] == "19 AM"
     assert dates[-1] == "21 PM"
     for expected in dates[1:]:
-        assert next_date(kgp)["cg_date"] == expected
+        assert kgp.next_date()["cg_date"] == expected
         replenish(kgp, "US")
         replenish(kgp, "German")
+    kgp.finish_date()  # 21 PM ends too: only the calendar stops a new date
     before = kgp.version()
     body = refused(kgp.post("referee", "/cg-dates", {}), "8.612")
     assert "21 PM" in body["detail"], body
@@ -490,7 +516,7 @@ def test_roster_cpp_columns_follow_8_6162(kgp: Game) -> None:
     assert roster_line(kgp, "referee", "German", "19 PM") == line
 
     replenish(kgp, "US")
-    assert next_date(kgp)["cg_date"] == "19 N"
+    assert kgp.next_date()["cg_date"] == "19 N"
     nxt = roster_line(kgp, "German", "German", "19 N")
     assert nxt["start"] == line["left"] - 1 == total - 9
     assert nxt["repl"] is None
@@ -503,6 +529,11 @@ def test_sg_new_date_must_be_named(client: TestClient) -> None:
     game = Game(client, {"ruleset": "sg", "campaign": "SG", "title": "sg"})
     assert game.get("referee").json()["cg_date"] == "6 Morning"
     before = game.version()
+    # 4.0: not before the Initial Scenario has ended, even when the date is named.
+    refused(game.post("referee", "/cg-dates", {"cg_date": "6 Afternoon"}), "4.0")
+    assert game.version() == before
+    game.finish_date()  # the Initial Scenario ends: a new CG Date may begin
+    before = game.version()
     body = invalid(game.post("referee", "/cg-dates", {}), "cg_date")
     assert body.get("field") == "cg_date", body
     invalid(game.post("referee", "/cg-dates", {"cg_date": "6 Morning"}), "cg_date")
@@ -512,6 +543,7 @@ def test_sg_new_date_must_be_named(client: TestClient) -> None:
     data = next_date(game, {"cg_date": "6 Afternoon"})
     assert data["cg_date"] == "6 Afternoon"
     assert game.get("referee").json()["cg_date"] == "6 Afternoon"
+    game.finish_date()
     before = game.version()
     invalid(game.post("referee", "/cg-dates", {"cg_date": "6 morning"}), "cg_date")
     assert game.version() == before

@@ -7,7 +7,17 @@ from conftest import Game, assert_problem
 
 
 def test_next_cg_date_needs_both_sides_or_the_referee(kgp: Game) -> None:
-    """8.6: each side performs the RePh; one side cannot end the other's."""
+    """8.6: each side performs the RePh; one side cannot end the other's.
+    8.6121: the next CG Date begins only after CG-Scenario End (or an Idle date)."""
+    version = kgp.version()
+    for role in ("US", "German", "referee"):
+        refused = assert_problem(kgp.post(role, "/cg-dates", {}), 409)
+        assert refused["detail"].startswith("8.612:"), refused
+        assert "CG-Scenario End" in refused["detail"]
+    assert kgp.version() == version
+    # The German can buy before the Initial Scenario (8.619 is a † step).
+    assert kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 2}).status_code == 201
+    kgp.end_scenario()
     r = kgp.post("US", "/cg-dates", {})
     assert r.status_code == 201, r.text
     assert (r.json()["cg_date"], r.json()["ready_for_next_cg_date"]) == ("19 AM", ["US"])
@@ -15,8 +25,9 @@ def test_next_cg_date_needs_both_sides_or_the_referee(kgp: Game) -> None:
     refused = assert_problem(kgp.post("US", "/cg-dates", {}), 409)
     assert "waiting for German" in refused["detail"]
     assert kgp.version() == version
-    # The German can still buy before the Initial Scenario (8.619 is a † step).
-    assert kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 2}).status_code == 201
+    # The US being ready does not end the German's steps before 8.612 (8.606 Escape).
+    r = kgp.post("German", "/tables/kgp:8.606-infantry/rolls", {})
+    assert r.status_code == 201, r.text
     r = kgp.post("German", "/cg-dates", {})
     assert (r.status_code, r.json()["cg_date"], r.json()["ready_for_next_cg_date"]) == (
         201,

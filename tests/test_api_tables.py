@@ -2,9 +2,10 @@
 
 The SG ruleset's tables (``cgledger/domain/rulesets/sg/tables.py``) are listed, read one
 by one and rolled in an SG campaign (sides American and German, plus the
-referee): a public Repair dr, the Secret Leader and M4 Model DRs, their reveal,
-every refusal of a bad DRM or input, an idempotent retry, and the offline
-verifier on genuine and forged exports.
+referee) whose Initial Scenario has ended, so that the sides reach the RePh
+steps (3.1-3.7) its tables belong to: a public Repair dr, the Secret Leader
+and M4 Model DRs, their reveal, every refusal of a bad DRM or input, an
+idempotent retry, and the offline verifier on genuine and forged exports.
 
 SG tables have no named DRMs, so the named-DRM refusals are checked on a small
 probe table, both through :func:`cgledger.domain.tables.apply_drms` and over REST (the
@@ -63,7 +64,51 @@ RESULT_FIELDS = ("inputs", "original", "drm", "final", "outcome")
 
 @pytest.fixture
 def sg(client: TestClient) -> Game:
-    return Game(client, SG_CAMPAIGN)
+    """An SG campaign after its Initial Scenario (6 Morning) ended: both sides
+    are at 2.1, so the tables of 3.1-3.7 may be rolled (in numbered order)."""
+    game = Game(client, SG_CAMPAIGN)
+    game.end_scenario()
+    return game
+
+
+def in_step(game: Game, side: str, step: str) -> None:
+    """Move the sides on until ``side`` may act in RePh ``step`` (DESIGN §8).
+
+    SG 1.2: "Both players ..., American first, complete each step before
+    moving on to the next step", so the sides move on one step at a time, in
+    turn: each side before ``side`` in that order until it has completed
+    ``step``, each side after it until it has completed every step before it.
+    """
+    order = list(SG.lockstep)
+    for _ in range(100):
+        view = ok(game.get("referee", "/reph"))
+        ids = [st["rule"] for st in view["steps"]]
+        here = ids.index(step)
+        waiting = False
+        for other in order:
+            applies = [i for i, st in enumerate(view["steps"]) if st["status"][other] != "n/a"]
+            at = ids.index(view["current"][other])
+            first = order.index(other) < order.index(side)
+            goal = next(i for i in applies if i >= here + int(first))
+            if other == side:
+                assert at <= goal, f"{side} is past {step} (at {ids[at]})"
+            if at >= goal:
+                continue
+            waiting = True
+            r = game.post(other, "/reph/advance", {"to": ids[next(i for i in applies if i > at)]})
+            if r.status_code != 201:  # it waits for the other side (1.2)
+                assert_problem(r, 409)
+                assert r.json()["rule"] == SG.sequence_rule, r.text
+        if not waiting:
+            return
+    raise AssertionError(f"{side} could not reach {step}")
+
+
+def step_of(table_id: str) -> str:
+    """The RePh step an SG table is rolled in."""
+    step = SG.tables[table_id].step
+    assert step is not None, table_id
+    return step
 
 
 def roll(game: Game, role: str, table_id: str, body: Any = None, **headers: str) -> Any:
@@ -172,6 +217,8 @@ def test_listing_holds_every_sg_table_with_its_data(client: TestClient) -> None:
         assert item["dice"] == roll_name
         assert item["secret"] is secret
         assert item["drms"] == []  # SG tables name no DRMs
+        assert item["step"] == item["rule"]  # each SG table is rolled in its rule's step
+        assert item["step"] in {step.id for step in SG.reph_steps}
         assert len(item["bands"]) == len(table.bands) >= 2
         for band, want in zip(item["bands"], table.bands, strict=True):
             assert band["result"] == want.result
@@ -236,6 +283,7 @@ def test_public_table_roll_with_an_other_drm(sg: Game) -> None:
     hashes = {k: v["hash"] for k, v in listed(sg.client).items()}
     note = "Leader +2 (scenario SSR)"
     body = {"drm": [other(2, note)], "client_nonce": "sw-nonce-1"}
+    in_step(sg, "American", "3.3")
     r = roll(sg, "American", "sg:3.3-sw", body)
     view = created(r)
     assert etag_version(r) == sg.version()
@@ -277,6 +325,37 @@ def test_public_table_roll_with_an_other_drm(sg: Game) -> None:
             assert seen["outcome"][name] == view[name], name
 
 
+def test_side_table_roll_waits_for_its_reph_step(client: TestClient) -> None:
+    """DESIGN §8: a side rolls a table in its RePh step. Before the Initial
+    Scenario only the '†' steps apply, so 3.3 is refused (409, the detail
+    starting with the rule number) and nothing is appended, while the referee
+    may roll any table at any time. After the scenario's end the side rolls it,
+    and a step it has passed (3.1 after 3.3) is not rolled again."""
+    game = Game(client, SG_CAMPAIGN)
+    assert listed(client)["sg:3.3-sw"]["step"] == "3.3"
+    v0 = game.version()
+    for side in SG.sides:
+        problem = assert_problem(roll(game, side, "sg:3.3-sw"), 409)
+        assert problem["detail"].startswith("3.3:"), problem
+        assert problem["rule"] == "3.3", problem
+        assert "'†'" in problem["detail"], problem
+    assert game.version() == v0
+    assert game.get("referee").json()["rolls"] == 0
+    ruling = created(roll(game, "referee", "sg:3.3-sw"))
+    assert ruling["side"] == "referee"
+    assert ruling["roll"]["index"] == 0
+
+    game.end_scenario()
+    in_step(game, "American", "3.3")
+    assert created(roll(game, "American", "sg:3.3-sw"))["roll"]["index"] == 1
+    assert ok(game.get("referee", "/reph"))["current"]["American"] == "3.3"
+    v1 = game.version()
+    problem = assert_problem(roll(game, "American", "sg:3.1"), 409)
+    assert problem["detail"].startswith("3.1:"), problem
+    assert "is past" in problem["detail"], problem
+    assert game.version() == v1
+
+
 @pytest.mark.parametrize(
     ("value", "result"), [(-20, "Repaired"), (20, "Eliminated"), (-1, None), (5, None)]
 )
@@ -284,6 +363,7 @@ def test_open_bands_catch_any_final(sg: Game, value: int, result: str | None) ->
     """A dr is 1-6; with ±20 the Final leaves that range and lands in the open
     first (≤ 3) or last (≥ 6) band."""
     table = SG.tables["sg:3.3-sw"]
+    in_step(sg, "German", "3.3")
     view = created(roll(sg, "German", "3.3-sw", {"drm": [other(value, "x")]}))
     assert_result_consistent(table, view, value)
     if result is not None:
@@ -293,6 +373,7 @@ def test_open_bands_catch_any_final(sg: Game, value: int, result: str | None) ->
 def test_several_other_drms_add_up(sg: Game) -> None:
     table = SG.tables["sg:3.7"]
     drm = [other(1, "a"), other(-3, "b"), other(4, "c")]
+    in_step(sg, "American", "3.7")
     view = created(roll(sg, "American", "sg:3.7", {"drm": drm, "secret": False}))
     assert [d["value"] for d in view["drm"]] == [1, -3, 4]
     assert [d["note"] for d in view["drm"]] == ["a", "b", "c"]
@@ -301,7 +382,9 @@ def test_several_other_drms_add_up(sg: Game) -> None:
 
 def test_table_is_defined_once_and_rolls_carry_its_hash(sg: Game) -> None:
     hashes = {k: v["hash"] for k, v in listed(sg.client).items()}
+    in_step(sg, "American", "3.3")
     first = created(roll(sg, "American", "sg:3.3-sw", {"drm": [other(1, "n")]}))
+    in_step(sg, "German", "3.3")
     v1 = sg.version()
     second = created(roll(sg, "German", "3.3-sw"))
     assert sg.version() == v1 + 1, "the second roll on a defined table appends one event"
@@ -316,6 +399,8 @@ def test_table_is_defined_once_and_rolls_carry_its_hash(sg: Game) -> None:
         assert [t["seq"] for t in rolled] == [first["seq"], second["seq"], third["seq"]]
         assert [t["payload"]["table"]["id"] for t in rolled] == ["sg:3.3-sw"] * 2 + ["sg:3.1"]
         assert [t["payload"]["rule"] for t in rolled] == ["sg:3.3-sw"] * 2 + ["sg:3.1"]
+        # A side's roll moves it to the table's step; the referee's ruling moves nobody.
+        assert [t["payload"].get("step") for t in rolled] == ["3.3", "3.3", None]
         by_table = {d["payload"]["table"]: d for d in defined}
         for t in rolled:
             tid = t["payload"]["table"]["id"]
@@ -337,6 +422,7 @@ def test_each_table_defaults_to_its_rules_secrecy(sg: Game) -> None:
         # The side its rule names (3.6's columns, 3.7's M4 Groups), else the German.
         side = (REGISTRY["sg"].tables[table_id].sides or ("German",))[0]
         opponent = "American" if side == "German" else "German"
+        in_step(sg, side, step_of(table_id))
         view = created(roll(sg, side, table_id))
         assert view["roll"]["index"] == 2 * n
         assert view["secret"] is secret, table_id
@@ -351,6 +437,7 @@ def test_each_table_defaults_to_its_rules_secrecy(sg: Game) -> None:
 
 def test_secret_false_makes_a_secret_table_public(sg: Game) -> None:
     table = SG.tables["sg:3.6-german-infantry"]
+    in_step(sg, "German", "3.6")
     view = created(roll(sg, "German", "sg:3.6-german-infantry", {"secret": False}))
     assert view["secret"] is False
     assert view["roll"]["seed"] is not None
@@ -371,6 +458,7 @@ def test_secret_false_makes_a_secret_table_public(sg: Game) -> None:
 
 
 def test_secret_true_hides_a_public_table(sg: Game) -> None:
+    in_step(sg, "American", "3.3")
     view = created(roll(sg, "American", "sg:3.3-ma", {"secret": True, "drm": [other(1, NOTE)]}))
     assert view["secret"] is True
     assert view["final"] == view["original"] + 1
@@ -401,6 +489,7 @@ def hidden_from(view: dict[str, Any]) -> None:
 
 def test_secret_table_roll_is_hidden_until_revealed(sg: Game) -> None:
     table = SG.tables["sg:3.7"]
+    in_step(sg, "American", "3.7")
     mine = created(roll(sg, "American", "sg:3.7", {"drm": [other(1, NOTE)]}))
     index, seq = mine["roll"]["index"], mine["seq"]
 
@@ -434,8 +523,9 @@ def test_secret_table_roll_is_hidden_until_revealed(sg: Game) -> None:
     assert item["seq"] == seq
     assert item["secret"] is None
     assert item["secret_digest"]
-    assert set(item["payload"]) == {"side", "cg_date", "rule", "table", "owner", "roll"}
+    assert set(item["payload"]) == {"side", "cg_date", "rule", "step", "table", "owner", "roll"}
     assert item["payload"]["owner"] == "American"
+    assert item["payload"]["step"] == "3.7"
     assert "dice" not in item["payload"]["roll"]
     assert "seed" not in item["payload"]["roll"]
     for label, text in texts.items():
@@ -510,7 +600,9 @@ def test_referee_secret_table_roll_is_hidden_from_both_sides(sg: Game) -> None:
 
 def test_secret_rolls_of_both_sides_stay_apart(sg: Game) -> None:
     """Each side sees its own Leader DR and a stub of the other's."""
+    in_step(sg, "American", "3.6")
     am = created(roll(sg, "American", "sg:3.6-american-infantry", {"drm": [other(1, NOTE)]}))
+    in_step(sg, "German", "3.6")
     ge = created(roll(sg, "German", "sg:3.6-german-infantry", {"drm": [other(1, NOTE + "G")]}))
     assert NOTE + "G" not in sg.get("American", f"/rolls/{ge['roll']['index']}").text
     hidden_from(ok(sg.get("American", f"/rolls/{ge['roll']['index']}")))
@@ -564,6 +656,7 @@ REFUSALS: list[tuple[str, Any, str]] = [
 def test_refused_roll_names_its_field_and_appends_nothing(
     sg: Game, case: str, body: Any, field: str
 ) -> None:
+    in_step(sg, "American", "3.3")
     v0 = sg.version()
     r = roll(sg, "American", "sg:3.3-sw", body)
     problem = assert_problem(r, 422)
@@ -580,6 +673,7 @@ def test_refused_roll_names_its_field_and_appends_nothing(
 
 @pytest.mark.parametrize("table_id", ["sg:3.2", "3.2", "kgp:8.606-infantry", "sg:3.6", "x" * 60])
 def test_unknown_table_roll_is_404_and_appends_nothing(sg: Game, table_id: str) -> None:
+    in_step(sg, "American", "3.1")
     v0 = sg.version()
     assert_problem(roll(sg, "American", table_id, {"drm": [other(1, "x")]}), 404)
     assert sg.version() == v0
@@ -594,6 +688,7 @@ def test_too_long_table_id_is_422(sg: Game) -> None:
 
 def test_table_roll_needs_a_valid_token(sg: Game, client: TestClient) -> None:
     elsewhere = Game(client, SG_CAMPAIGN)
+    in_step(sg, "American", "3.3")
     v0 = sg.version()
     url = f"{sg.url}/tables/sg:3.3-sw/rolls"
     for headers in (
@@ -615,6 +710,7 @@ def test_table_roll_needs_a_valid_token(sg: Game, client: TestClient) -> None:
 
 
 def test_if_match_mismatch_is_409_and_appends_nothing(sg: Game) -> None:
+    in_step(sg, "American", "3.3")
     v0 = sg.version()
     stale = f'"{v0 - 1}"'
     r = roll(sg, "American", "sg:3.3-sw", {}, **{"If-Match": stale})
@@ -770,6 +866,8 @@ def test_rest_refuses_misnamed_drms_on_a_real_kgp_or_abtf_table(client: TestClie
     if cgdef.initial_date is None:
         body["start_date"] = cgdef.calendar[0]
     game = Game(client, body)
+    # After the Initial Scenario the steps of the next RePh (8.601-8.611) apply.
+    game.end_scenario()
     side = rs.sides[0]
     v0 = game.version()
     cases = [
@@ -817,15 +915,27 @@ def test_tables_with_their_own_endpoint_are_refused_here(client: TestClient) -> 
     if cgdef.initial_date is None:
         body["start_date"] = cgdef.calendar[0]
     game = Game(client, body)
+    side = rs.sides[0]
     v0 = game.version()
-    r = roll(game, rs.sides[0], table.id)
-    problem = assert_problem(r, 409)
+    # The referee, who may roll any table at any time, is sent to the endpoint.
+    problem = assert_problem(roll(game, "referee", table.id), 409)
     assert table.endpoint in problem["detail"]
+    # Before the Initial Scenario the table's step does not apply to a side yet.
+    problem = assert_problem(roll(game, side, table.id), 409)
+    assert problem["detail"].startswith(f"{table.rule}:"), problem
     assert game.version() == v0
+    # On the next CG Date, where its step applies, a side is sent there too.
+    game.next_date(replenish=False)
+    v1 = game.version()
+    problem = assert_problem(roll(game, side, table.id), 409)
+    assert problem["detail"].startswith(f"{table.rule}:"), problem
+    assert table.endpoint in problem["detail"]
+    assert game.version() == v1
 
 
 def test_unicode_note_round_trips_and_verifies(sg: Game) -> None:
     note = 'Ldr 9-2 ≤ “quoted” \\ "q" \t tab, 🎲, ü'
+    in_step(sg, "German", "3.6")
     mine = created(roll(sg, "German", "sg:3.6-german-armor", {"drm": [other(-1, note)]}))
     assert mine["drm"][0]["note"] == note
     assert note not in json.dumps(events(sg, "American")[0], ensure_ascii=False)
@@ -843,6 +953,7 @@ def test_unicode_note_round_trips_and_verifies(sg: Game) -> None:
 def test_idempotent_retry_returns_the_first_response(sg: Game, table_id: str) -> None:
     key = f"tables-{uuid.uuid4()}"
     body = {"drm": [other(1, "idem")], "client_nonce": "idem-nonce"}
+    in_step(sg, "American", step_of(table_id))
     first = roll(sg, "American", table_id, body, **{"Idempotency-Key": key})
     view = created(first)
     assert "Idempotent-Replayed" not in first.headers
@@ -882,16 +993,21 @@ class Story:
     """An SG campaign with four table rolls, exported by every role:
 
     * ``public``: the American's public 3.3 SW Repair dr with an "other" DRM,
-    * ``m4``: the American's Secret 3.7 M4 Model DR, then revealed,
     * ``leader``: the German's Secret 3.6 German Infantry Leader DR, still secret,
+    * ``m4``: the American's Secret 3.7 M4 Model DR, then revealed,
     * ``recovery``: the referee's public 3.1 Recovery dr.
+
+    Each side rolls in its RePh step, the sides moving on in turn (SG 1.2).
     """
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        in_step(game, "American", "3.3")
         self.public = created(roll(game, "American", "sg:3.3-sw", {"drm": [other(2, "Ldr")]}))
-        self.m4 = created(roll(game, "American", "sg:3.7", {"drm": [other(-1, NOTE)]}))
+        in_step(game, "German", "3.6")
         self.leader = created(roll(game, "German", "sg:3.6-german-infantry"))
+        in_step(game, "American", "3.7")
+        self.m4 = created(roll(game, "American", "sg:3.7", {"drm": [other(-1, NOTE)]}))
         self.recovery = created(roll(game, "referee", "sg:3.1"))
         ok(game.post("American", f"/rolls/{self.m4['roll']['index']}/reveal"))
         self.exports = {role: export(game, role) for role in ROLES}

@@ -125,7 +125,9 @@ def assert_pending(game: Game, body: dict[str, Any], *, by: str) -> None:
 
 
 def begin_19_pm(game: Game) -> None:
-    """8.6121: both sides ready, and the CG Date becomes 19 PM."""
+    """8.6121: the Initial Scenario ends, both sides are ready, and the CG Date
+    becomes 19 PM."""
+    game.end_scenario()
     created(game.post("US", "/cg-dates", {}))
     assert created(game.post("German", "/cg-dates", {}))["cg_date"] == "19 PM"
 
@@ -201,9 +203,9 @@ def test_own_roll_is_never_undone_alone(kgp: Game, secret: bool) -> None:
     assert (view["index"], view["reverted_by"]) == (rolled["index"], done["undo"]["seq"])
 
 
-def test_own_table_roll_is_never_undone_alone(kgp: Game) -> None:
-    rolled = created(kgp.post("US", "/tables/kgp:8.606-infantry/rolls", {}))
-    assert_pending(kgp, created(undo(kgp, "US", [rolled["seq"]])), by="US")
+def test_own_table_roll_is_never_undone_alone(kgp_reph: Game) -> None:
+    rolled = created(kgp_reph.post("US", "/tables/kgp:8.606-infantry/rolls", {}))
+    assert_pending(kgp_reph, created(undo(kgp_reph, "US", [rolled["seq"]])), by="US")
 
 
 def test_the_opponents_event_is_pending(kgp: Game) -> None:
@@ -796,7 +798,8 @@ def test_a_dispute_does_not_revert_what_was_built_on_the_event(kgp: Game) -> Non
     assert "revert_would" not in body  # resolved: nothing more to decide
 
 
-def test_the_evidence_of_a_table_roll(kgp: Game) -> None:
+def test_the_evidence_of_a_table_roll(kgp_reph: Game) -> None:
+    kgp = kgp_reph  # 8.606 Escape comes after the Initial Scenario's end
     drm = [{"id": "isolated"}, {"id": "hs-equivalent", "count": 2}, {"id": "leader", "value": -1}]
     rolled = created(kgp.post("US", "/tables/kgp:8.606-infantry/rolls", {"drm": drm}))
     seq = rolled["seq"]
@@ -868,10 +871,11 @@ def test_the_evidence_of_a_secret_table_roll(kgp: Game) -> None:
     ],
 )
 def test_table_recheck_flags_an_edited_record(
-    kgp: Game, field: str, edit: Callable[[dict[str, Any]], dict[str, Any]]
+    kgp_reph: Game, field: str, edit: Callable[[dict[str, Any]], dict[str, Any]]
 ) -> None:
     """A stored record cannot be edited through the API, so the pure re-read is
     fed one whose recorded result was changed."""
+    kgp = kgp_reph  # 8.606 Escape comes after the Initial Scenario's end
     drm = [{"id": "isolated"}]
     seq = created(kgp.post("US", "/tables/kgp:8.606-infantry/rolls", {"drm": drm}))["seq"]
     log = events(kgp)
@@ -893,7 +897,10 @@ def test_table_recheck_flags_an_edited_record(
     assert field in bad["mismatches"], bad
     assert bad["recorded"][field] == forged["payload"][field]
     assert bad["recomputed"][field] == record["payload"][field]
-    # A Secret roll's edited result is flagged too, for whoever may see it.
+    # A Secret roll's edited result is flagged too, for whoever may see it: an
+    # 8.620 roll of the next CG Date, after the German's 8.616 replenishment.
+    kgp.next_date()
+    kgp.replenish()
     secret = created(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))
     log = events(kgp)
     srec = copy.deepcopy(log[secret["seq"]])

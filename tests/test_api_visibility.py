@@ -41,8 +41,6 @@ EVENT_FIELDS = {"seq", "type", "recorded_at", "actor", "payload", "prev_hash", "
 # ---------------------------------------------------------------------------- helpers
 
 
-
-
 def events(kgp: Game, role: str, limit: int = 100) -> tuple[list[dict[str, Any]], list[Any]]:
     """All event items ``role`` may see, following ``next_after`` page by page."""
     items: list[dict[str, Any]] = []
@@ -110,8 +108,9 @@ class Refit:
 def german_refit(
     kgp: Game, *, rg: bool = True, rg_secret: bool = True, recon: bool = True
 ) -> Refit:
-    """A German Secret free DR, then 19 PM: 8.616 CPP Replenishment, 8.619 RG I2 for
-    8 CPP, 8.622 Recon for 2 CPP (secret unless told otherwise)."""
+    """A German Secret free DR, then (the Initial Scenario ended) 19 PM: 8.616 CPP
+    Replenishment, 8.619 RG I2 for 8 CPP, 8.622 Recon for 2 CPP (secret unless told
+    otherwise)."""
     free = created(
         kgp.post(
             "German",
@@ -120,7 +119,7 @@ def german_refit(
         )
     )
     walk = Refit(free=free)
-    date = created(kgp.post("referee", "/cg-dates", {}))
+    date = kgp.next_date()  # after the Initial Scenario's end (8.6121)
     assert date["cg_date"] == "19 PM"
     walk.repl = created(kgp.post("German", "/cpp-replenishments", {}))
     if rg:
@@ -645,7 +644,7 @@ def test_requests_without_a_valid_token_get_401(client: TestClient, kgp: Game) -
 def test_a_side_cannot_act_for_the_other_side(kgp: Game) -> None:
     """DESIGN §3: "Using a side's token to act for the other side gets 403" (8.616,
     8.619, 8.622 are each the side's own steps); nothing is appended."""
-    created(kgp.post("referee", "/cg-dates", {}))
+    assert kgp.next_date()["cg_date"] == "19 PM"
     v0 = kgp.version()
     attempts: list[tuple[str, dict[str, Any]]] = [
         ("/cpp-replenishments", {"side": "German"}),

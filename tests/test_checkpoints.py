@@ -270,7 +270,12 @@ def export(ledger: Ledger) -> Export:
     def run(role: str, command: Any) -> int:
         return ledger.execute(cid, role, command, operation="op", body={}).seq
 
+    # The Initial Scenario (19 AM) is played to its end (8.6121), then 19 PM begins.
+    for side in ("US", "German"):
+        run(REFEREE, lambda c, ctx, side=side: c.advance(ctx, side, "scenario"))
+    run(REFEREE, lambda c, ctx: c.end_scenario(ctx, {"cvp": {"US": 0, "German": 0}}))
     run(REFEREE, lambda c, ctx: c.begin_cg_date(ctx, None))
+    assert ledger.load(cid).cg_date == "19 PM"
     run("German", lambda c, ctx: kgpc.replenish_cpp(c, ctx, "German", None))
     for secret in (False, True, False):
         run(

@@ -56,8 +56,6 @@ def key() -> str:
     return f"test-{uuid.uuid4()}"
 
 
-
-
 def created(r: Any) -> dict[str, Any]:
     assert r.status_code == 201, r.text
     data: dict[str, Any] = r.json()
@@ -95,8 +93,9 @@ def roster_line(game: Game, side: str, cg_date: str) -> dict[str, Any]:
 
 
 def german_at_19pm(game: Game) -> int:
-    """Begin 19 PM, make the German 8.616 DR; return the German's total CPP."""
-    assert created(game.post("referee", "/cg-dates", {}))["cg_date"] == "19 PM"
+    """Begin 19 PM (after the Initial Scenario's end), make the German 8.616 DR;
+    return the German's total CPP."""
+    assert game.next_date()["cg_date"] == "19 PM"
     created(game.post("German", "/cpp-replenishments", {}))
     line = roster_line(game, "German", "19 PM")
     assert line["start"] == 2
@@ -215,7 +214,7 @@ def test_keys_are_scoped_to_the_role(kgp: Game, secret: bool) -> None:
 
 def test_rule_endpoint_retry_is_replayed_not_refused(kgp: Game) -> None:
     """8.616 allows one DR a date: a retry of that DR is the same DR, not a second one."""
-    created(kgp.post("referee", "/cg-dates", {}))
+    assert kgp.next_date()["cg_date"] == "19 PM"
     k = key()
     a = created(kgp.post("German", "/cpp-replenishments", {}, **{"Idempotency-Key": k}))
     version = kgp.version()
@@ -232,11 +231,12 @@ def test_cg_date_retry_returns_the_first_response(kgp: Game) -> None:
     """The retry of "begin 19 PM" is answered with the response that began 19 PM,
     even after the campaign has moved on to 19 N."""
     k = key()
+    kgp.finish_date()  # the Initial Scenario ends: a new CG Date may begin
     first = created(kgp.post("referee", "/cg-dates", {}, **{"Idempotency-Key": k}))
     assert first["cg_date"] == "19 PM"
     created(kgp.post("US", "/cpp-replenishments", {}))
     created(kgp.post("German", "/cpp-replenishments", {}))
-    assert created(kgp.post("referee", "/cg-dates", {}))["cg_date"] == "19 N"
+    assert kgp.next_date()["cg_date"] == "19 N"
     version = kgp.version()
 
     again = kgp.post("referee", "/cg-dates", {}, **{"Idempotency-Key": k})
@@ -253,7 +253,15 @@ def test_create_campaign_retry_after_writes_returns_the_first_response(client: T
     first = created(client.post("/v1/campaigns", json=CREATE, headers={"Idempotency-Key": k}))
     auth = {"Authorization": f"Bearer {first['tokens']['referee']}"}
     url = f"/v1/campaigns/{first['id']}"
-    assert client.post(url + "/cg-dates", json={}, headers=auth).status_code == 201
+    # writes: the Initial Scenario is played to its end and 19 PM begins
+    for side in ("US", "German"):
+        r = client.post(url + "/reph/advance", json={"to": "scenario", "side": side}, headers=auth)
+        assert r.status_code == 201, r.text
+    end = {"cvp": {"US": 0, "German": 0}}
+    assert client.post(url + "/scenario-end", json=end, headers=auth).status_code == 201
+    r = client.post(url + "/cg-dates", json={}, headers=auth)
+    assert r.status_code == 201, r.text
+    assert r.json()["cg_date"] == "19 PM"
     r = client.post("/v1/campaigns", json=CREATE, headers={"Idempotency-Key": k})
     assert r.status_code == 201, r.text
     again = r.json()
@@ -503,9 +511,26 @@ def _ledger_campaign(ledger: Ledger) -> str:
         request_fingerprint="create",
     )
     cid = made.campaign.cid
+    # the Initial Scenario is played to its end (8.6121), then 19 PM begins
+    for side in ("US", "German"):
+        ledger.execute(
+            cid,
+            REFEREE,
+            lambda c, ctx, side=side: c.advance(ctx, side, "scenario"),
+            operation="reph-advance",
+            body={"to": "scenario", "side": side},
+        )
+    ledger.execute(
+        cid,
+        REFEREE,
+        lambda c, ctx: c.end_scenario(ctx, {"cvp": {"US": 0, "German": 0}}),
+        operation="scenario-end",
+        body={},
+    )
     ledger.execute(
         cid, REFEREE, lambda c, ctx: c.begin_cg_date(ctx, None), operation="cg-date", body={}
     )
+    assert ledger.load(cid).cg_date == "19 PM"
     ledger.execute(
         cid,
         "German",
@@ -621,6 +646,7 @@ def test_ledger_concurrent_rolls_cross_a_commitment_batch(ledger: Ledger) -> Non
 
 def test_32_clients_on_one_campaign_all_succeed_without_if_match(kgp: Game) -> None:
     """DESIGN §6: without If-Match nobody is refused: 32 clients, 96 rolls."""
+
     def roll(i: int) -> Any:
         return kgp.post("US" if i % 2 else "German", "/rolls", {"dice": 2, "purpose": f"{i}"})
 

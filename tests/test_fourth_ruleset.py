@@ -1,9 +1,10 @@
 """A fourth ruleset, defined here in tests/ and nowhere else, is registered and
 played through the REST API: creation, its own command (a state event with a
-Secret roll), a table roll, its Roster, the New CG Date handshake its rule
-refuses until both sides have acted, undo by replay, time travel and an
-export that verifies. Nothing in the engine, the API or the projections was
-changed for it (DESIGN §1: a new HASL system is one new package)."""
+Secret roll), a table roll, its Roster, the New CG Date handshake (after
+CG-Scenario End) its rule refuses until both sides have acted, undo by
+replay, time travel and an export that verifies. Nothing in the engine, the
+API or the projections was changed for it (DESIGN §1: a new HASL system is one
+new package)."""
 
 from __future__ import annotations
 
@@ -85,6 +86,8 @@ class SkirmishRules(Rules):
         state["drawn"] = []
 
     def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
+        if kind != "SuppliesDrawn":
+            return  # the engine's ScenarioEnded comes here too (Rules.scenario_end)
         state["supply"][values["side"]] += values["supply"]
         state["drawn"].append({"side": values["side"], "seq": seq})
 
@@ -164,6 +167,14 @@ def test_a_fourth_ruleset_plays_through_the_api(skirmish: Game) -> None:
     assert set(g.tokens) == {RED, BLUE, "referee"}
     campaign = ok(g.get(RED))
     assert (campaign["ruleset"], campaign["cg_date"]) == ("skirmish", "1 AM")
+
+    # A new CG Date begins only after CG-Scenario End: the Initial Scenario is played
+    # first, and the RePh that follows it (1.1 on) is where the sides act.
+    for role in (RED, "referee"):
+        refused = assert_problem(g.post(role, "/cg-dates", {}), 409)
+        assert refused["detail"].startswith("1.2:"), refused
+    g.end_scenario()
+    assert ok(g.get(RED, "/reph"))["current"] == {RED: "1.1", BLUE: "1.1"}
 
     # Its own command: a Secret dr, its result kept as the ruleset's state.
     drawn = created(g.post(RED, "/supplies", {}))

@@ -24,8 +24,6 @@ def _advance(game: Game, role: str, to: str, **extra: Any) -> Any:
     return game.post(role, "/reph/advance", {"to": to, **extra})
 
 
-
-
 def test_before_the_initial_scenario_only_dagger_steps_apply(client: TestClient) -> None:
     """8.6: "†" marks the only steps performed before an Initial Scenario; 8.618
     applies from 20 AM, so on CG I's 19 AM both sides begin at 8.619."""
@@ -114,29 +112,71 @@ def test_required_actions_and_the_joint_initiative_stop_an_advance(client: TestC
     created(game.post("German", "/cpp-replenishments", {}))
     created(game.post("US", "/initiative", {"chit": "idle"}))
     created(game.post("German", "/initiative", {"chit": "idle"}))
-    out = created(_advance(game, "US", "scenario"))
+    out = ok(game.get("US", "/reph"))
     assert out["scenario"] == {"type": "idle", "setup_first": None}
-    # 8.6232 note 2: an Idle date generates no scenario: the '‡' steps do not apply.
+    # 8.6232 note 2: an Idle date generates no scenario: the '‡' steps do not apply,
+    # and the '*' steps repeat from New CG Date (8.6121), which both sides take again.
     assert _status(out, "US")["8.624"] == _status(out, "US")["8.625"] == "n/a"
+    assert out["current"] == {"US": "8.612", "German": "8.612"}
+    assert out["new_date_due"] is True
+    problem = assert_problem(_advance(game, "US", "scenario"), 409)
+    assert problem["detail"].startswith("8.612: New CG Date & SAN Adjustment is taken by both")
+    began = created(game.post("referee", "/cg-dates", {}))
+    assert began["cg_date"] == "19 N"
+    assert ok(game.get("US", "/reph"))["new_date_due"] is False
+
+
+def test_a_new_cg_date_waits_for_scenario_end_or_an_idle_date(client: TestClient) -> None:
+    """8.6121 New CG Date comes after CG-Scenario End (8.603) or an Idle date
+    (8.6232 note 2), never in the middle of a CG Date's RePh or scenario."""
+    game = Game(client, KGP)
+    for role in ("US", "German", "referee"):
+        problem = assert_problem(game.post(role, "/cg-dates", {}), 409)
+        assert problem["detail"].startswith("8.612: a new CG Date begins after CG-Scenario End"), (
+            problem
+        )
+    game.advance("US", "scenario")
+    game.advance("German", "scenario")
+    assert_problem(game.post("referee", "/cg-dates", {}), 409)
+    created(game.post("referee", "/scenario-end", {"cvp": {"US": 3, "German": 4}}))
+    view = ok(game.get("US", "/reph"))
+    assert view["new_date_due"] is True
+    assert view["current"] == {"US": "8.601", "German": "8.601"}
+    # The steps before New CG Date are taken on the old date: 8.606 Escape.
+    roll = created(game.post("US", "/tables/kgp:8.606-infantry/rolls", {}))
+    assert roll["cg_date"] == "19 AM"
+    assert ok(game.get("US", "/reph"))["current"]["US"] == "8.606"
+    # 8.6122 belongs to the New CG Date's step: not before the date begins.
+    problem = assert_problem(
+        game.post("US", "/tables/kgp:8.6122/rolls", {"inputs": {"san": 4}}), 409
+    )
+    assert problem["detail"].startswith("8.6122: the SAN Adjustment belongs to RePh step 8.612")
+    created(game.post("US", "/cg-dates", {}))
+    created(game.post("German", "/cg-dates", {}))
+    view = ok(game.get("US", "/reph"))
+    assert (view["cg_date"], view["new_date_due"]) == ("19 PM", False)
+    assert view["current"] == {"US": "8.612", "German": "8.612"}
+    # A step passed is not taken again: 8.606 is past once the date began.
+    problem = assert_problem(game.post("US", "/tables/kgp:8.606-infantry/rolls", {}), 409)
+    assert problem["detail"].startswith("8.606: the Escape")
 
 
 def test_the_german_8_618_is_required_from_20_am(client: TestClient) -> None:
     game = Game(client, KGP)
-    for _ in range(3):  # 19 PM, 19 N, 20 AM
-        game.next_date()
+    game.to_date("20 AM")
     created(game.post("German", "/cpp-replenishments", {}))
     view = ok(game.get("German", "/reph"))
     assert _status(view, "German")["8.618"] == "pending"
     problem = assert_problem(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}), 409)
     assert problem["detail"].startswith("8.618: German Ammunition Shortage requires its action")
-    created(game.post("German", "/ammunition-shortage", {"scenarios_after_20_am": 0}))
+    created(game.post("German", "/ammunition-shortage", {}))
     created(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}))
     assert _status(ok(game.get("German", "/reph")), "German")["8.618"] == "done"
 
 
 def test_abtf_9_616_is_required(client: TestClient) -> None:
     game = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
-    created(game.post("referee", "/cg-dates", {}))
+    game.next_date(replenish=False)
     problem = assert_problem(_advance(game, "British", "9.617"), 409)
     assert problem["detail"].startswith("9.616: CPP Replenishment requires its action of British")
     created(game.post("British", "/cpp-replenishments", {}))
@@ -171,3 +211,65 @@ def test_every_step_of_the_sequence_is_listed_in_order(client: TestClient, rules
     view = ok(game.get("referee", "/reph"))
     assert [s["rule"] for s in view["steps"]] == [s["rule"] for s in listed["reph_steps"]]
     assert [s["markers"] for s in view["steps"]] == [s["markers"] for s in listed["reph_steps"]]
+
+
+def test_sg_1_2_each_step_american_first(client: TestClient) -> None:
+    """SG 1.2: "Both players (if applicable), American first, complete each step
+    before moving on to the next step": the steps are completed in turn."""
+    game = Game(client, {"ruleset": "sg", "campaign": "SG"})
+    body = {"cvp": {"American": 41, "German": 10}, "vp": {"American": 63}, "vp_required": 55}
+    created(game.post("referee", "/scenario-end", body))
+    assert ok(game.get("German", "/reph"))["current"] == {"American": "2.1", "German": "2.1"}
+    # The German may not act in 3.1 before the American has completed 2.1-3.1.
+    problem = assert_problem(game.post("German", "/tables/sg:3.1/rolls", {}), 409)
+    assert problem["detail"].startswith("3.1: the Wounded Leaders")
+    assert "American has not completed 2.1" in problem["detail"]
+    assert_problem(_advance(game, "German", "2.2"), 409)  # the American first
+    created(_advance(game, "American", "2.2"))
+    # The American may not move on to 2.3 before the German has completed 2.1.
+    problem = assert_problem(_advance(game, "American", "2.3"), 409)
+    assert problem["detail"].startswith(
+        "1.2: each step is completed by American, German in turn before the next; German has "
+        "not completed 2.1"
+    )
+    created(_advance(game, "German", "2.2"))
+    created(_advance(game, "American", "2.3"))
+    # In turn up to 3.1, where the American rolls first, then the German.
+    for step, after in (("2.3", "2.4"), ("2.4", "2.5"), ("2.5", "2.6"), ("2.6", "2.7"),
+                        ("2.7", "2.8"), ("2.8", "2.9")):  # fmt: skip
+        created(_advance(game, "German", step))
+        created(_advance(game, "American", after))
+    # 2.9 is the American's only: the German moves on to 3.1 while the American is in it.
+    created(_advance(game, "German", "3.1"))
+    assert_problem(game.post("German", "/tables/sg:3.1/rolls", {}), 409)
+    created(_advance(game, "American", "3.1"))
+    created(game.post("American", "/tables/sg:3.1/rolls", {}))
+    assert_problem(game.post("German", "/tables/sg:3.1/rolls", {}), 409)
+    created(_advance(game, "American", "3.2"))
+    created(game.post("German", "/tables/sg:3.1/rolls", {}))
+
+
+def test_sg_1_2_no_side_jumps_to_the_next_scenario_alone(client: TestClient) -> None:
+    """1.2 holds for the joint 4.0 too: the German cannot say it is ready for the
+    next CG scenario (4.0, POST /cg-dates) while the American is still at 2.1."""
+    game = Game(client, {"ruleset": "sg", "campaign": "SG"})
+    body = {"cvp": {"American": 0, "German": 0}, "vp": {"American": 0}, "vp_required": 0}
+    created(game.post("referee", "/scenario-end", body))
+    nxt = {"cg_date": "6 Afternoon"}
+    for side in ("German", "American"):
+        problem = assert_problem(game.post(side, "/cg-dates", nxt), 409)
+        assert problem["detail"].startswith("1.2: each step is completed by American, German")
+    # In turn, each side moving on to its next step whenever 1.2 lets it.
+    moves = 0
+    while True:
+        view = ok(game.get("referee", "/reph"))
+        if view["current"] == {"American": "4.0", "German": "4.0"}:
+            break
+        for side in ("American", "German"):
+            pending = [s["rule"] for s in view["steps"] if s["status"][side] == "pending"]
+            if pending and game.post(side, "/reph/advance", {"to": pending[0]}).status_code == 201:
+                moves += 1
+        assert moves < 60
+    created(game.post("American", "/cg-dates", nxt))
+    began = created(game.post("German", "/cg-dates", nxt))
+    assert began["cg_date"] == "6 Afternoon"

@@ -17,7 +17,7 @@ from cgledger.domain.errors import InvalidInput, RuleViolation
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.kgp import cpp as cppbook
 from cgledger.domain.rulesets.kgp import ruleset as K
-from cgledger.domain.rulesets.kgp.rules import RECON_2_CPP, RECON_LAX
+from cgledger.domain.rulesets.kgp.rules import RECON_2_CPP, RECON_LAX, ShortageCreate
 from cgledger.domain.visibility import REFEREE
 from cgledger.sealing import AesGcmSealer
 
@@ -107,8 +107,15 @@ def test_recon_drm_8_622(cpp: int, lax: bool, total: int) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("19 PM", "19 PM"), ("19pm", "19 PM"), ("Dec 19 PM", "19 PM"), ("20 n", "20 N"),
-     ("19 EVE", None), ("19", None), ("PM", None)],
+    [
+        ("19 PM", "19 PM"),
+        ("19pm", "19 PM"),
+        ("Dec 19 PM", "19 PM"),
+        ("20 n", "20 N"),
+        ("19 EVE", None),
+        ("19", None),
+        ("PM", None),
+    ],
 )
 def test_kgp_date_spelling(text: str, expected: str | None) -> None:
     assert KGP.normalize_date(text) == expected
@@ -128,8 +135,12 @@ def test_abtf_and_sg_calendars() -> None:
 
 
 def _ctx(actor: str, rng: random.Random) -> Ctx:
-    return Ctx(actor=actor, now="2026-11-21T00:00:00Z", entropy=rng.randbytes,
-               sealer=AesGcmSealer(bytes(32)))
+    return Ctx(
+        actor=actor,
+        now="2026-11-21T00:00:00Z",
+        entropy=rng.randbytes,
+        sealer=AesGcmSealer(bytes(32)),
+    )
 
 
 def _campaign(rng: random.Random, german_cpp: int = 2) -> Campaign:
@@ -150,11 +161,41 @@ def _nonce_for_dr(c: Campaign, want: int, actor: str, purpose: str) -> str:
     index = c.roll_count
     seed = c.seed(index, AesGcmSealer(bytes(32)))
     for n in range(10_000):
-        got = dice.roll(seed, campaign=c.cid, index=index, client_nonce=str(n), dice=2,
-                        purpose=purpose, side=actor)
+        got = dice.roll(
+            seed,
+            campaign=c.cid,
+            index=index,
+            client_nonce=str(n),
+            dice=2,
+            purpose=purpose,
+            side=actor,
+        )
         if sum(got) == want:
             return str(n)
     raise AssertionError("no nonce found")
+
+
+def _end_scenario(c: Campaign, rng: random.Random) -> None:
+    """Every side completes its RePh steps and the referee calls CG-Scenario End
+    (the Initial Scenario's, or one the Initiative generated)."""
+    for side in c.sides:
+        c.advance(_ctx(side, rng), side, "scenario")
+    c.end_scenario(_ctx(REFEREE, rng), {"cvp": dict.fromkeys(c.sides, 0)})
+
+
+def _idle_date(c: Campaign, rng: random.Random) -> None:
+    """Each side makes the actions its steps up to 8.623 require (8.616, and the
+    German's 8.618 DR from 20 AM) and chooses an Idle chit: 8.6232 note 2, the
+    date is Idle and the sequence returns to New CG Date (8.6121)."""
+    shortage = KGP.step("8.618")
+    for side in c.sides:
+        if not c.rules["cpp"][side][-1]["initial"]:
+            kgpc.replenish_cpp(c, _ctx(side, rng), side, None)
+        if c.step_applies(shortage, side) and not KGP.rules.step_done(c, side, "8.618"):
+            c.perform(_ctx(side, rng), "ammunition-shortage", ShortageCreate())
+        c.advance(_ctx(side, rng), side, "8.623")
+        c.choose_initiative(_ctx(side, rng), side, "idle", limits={})
+    assert c.awaiting_new_date
 
 
 def test_ex_8_6162_through_the_commands() -> None:
@@ -162,6 +203,7 @@ def test_ex_8_6162_through_the_commands() -> None:
     becomes Start 2 on 19 PM; a DR of 6 replenishes 29; Total 31."""
     rng = random.Random(8_6162)
     c = _campaign(rng)
+    _end_scenario(c, rng)  # the 19 AM Initial Scenario
     c.begin_cg_date(_ctx("referee", rng), None)
     nonce = _nonce_for_dr(c, 6, "German", "kgp:8.616 CPP Replenishment")
     kgpc.replenish_cpp(c, _ctx("German", rng), "German", nonce)
@@ -186,6 +228,7 @@ def test_overspending_is_refused_and_appends_nothing_8_619() -> None:
 
 def _walk_to_19_pm(rng: random.Random) -> Campaign:
     c = _campaign(rng)
+    _end_scenario(c, rng)
     c.begin_cg_date(_ctx("referee", rng), None)
     return c
 
@@ -207,8 +250,10 @@ def _recon(c: Campaign, x: Ctx) -> int:
         ),
         (["repl"], lambda c, x: kgpc.replenish_cpp(c, x, "German", None), "8.616"),
         (["repl", "recon"], _recon, "8.622"),
-        # The referee begins the date for both sides, but the US has not rolled.
-        (["repl"], lambda c, x: c.begin_cg_date(replace(x, actor=REFEREE), None), "8.616"),
+        # The referee cannot move the US past 8.616 before its DR ...
+        (["repl"], lambda c, x: c.advance(replace(x, actor=REFEREE), "US", "8.623"), "8.616"),
+        # ... nor begin the next CG Date before this one's scenario ended or was Idle.
+        (["repl"], lambda c, x: c.begin_cg_date(replace(x, actor=REFEREE), None), "8.612"),
     ],
 )
 def test_refit_phase_order(steps: list[str], refused: Any, rule: str) -> None:
@@ -220,8 +265,9 @@ def test_refit_phase_order(steps: list[str], refused: Any, rule: str) -> None:
         if step == "repl":
             kgpc.replenish_cpp(c, _ctx("German", rng), "German", None)
         else:
-            kgpc.purchase_recon(c, _ctx("German", rng), "German", 1, lax=False, secret=True,
-                             client_nonce=None)
+            kgpc.purchase_recon(
+                c, _ctx("German", rng), "German", 1, lax=False, secret=True, client_nonce=None
+            )
     version = c.version
     with pytest.raises(RuleViolation) as err:
         refused(c, _ctx("German", rng))
@@ -235,21 +281,29 @@ def test_initial_scenario_date_has_no_replenishment_or_recon() -> None:
     with pytest.raises(RuleViolation, match=r"^8\.6162:"):
         kgpc.replenish_cpp(c, _ctx("German", rng), "German", None)
     with pytest.raises(RuleViolation, match=r"^8\.622:"):
-        kgpc.purchase_recon(c, _ctx("German", rng), "German", 1, lax=False, secret=True,
-                         client_nonce=None)
+        kgpc.purchase_recon(
+            c, _ctx("German", rng), "German", 1, lax=False, secret=True, client_nonce=None
+        )
     # 8.619 is a † step: RG may be bought before the Initial Scenario.
     kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 2)], secret=True)
 
 
 def test_no_german_cpp_on_cg_iii_23_am_means_no_dr() -> None:
     rng = random.Random(3)
-    c = Campaign.create(_ctx("creator", rng), campaign_id=UUID(int=3), ruleset_id="kgp",
-                        campaign_name="CG III", title="", start_date=None, initial_cpp=None,
-                        token_hashes={})
+    c = Campaign.create(
+        _ctx("creator", rng),
+        campaign_id=UUID(int=3),
+        ruleset_id="kgp",
+        campaign_name="CG III",
+        title="",
+        start_date=None,
+        initial_cpp=None,
+        token_hashes={},
+    )
+    _end_scenario(c, rng)  # the 19 PM Initial Scenario
+    c.begin_cg_date(_ctx("referee", rng), None)
     while c.cg_date != "23 AM":
-        for side in c.sides:
-            if not c.rules["cpp"][side][-1]["initial"]:
-                kgpc.replenish_cpp(c, _ctx(side, rng), side, None)
+        _idle_date(c, rng)
         c.begin_cg_date(_ctx("referee", rng), None)
     rolls = c.roll_count
     kgpc.replenish_cpp(c, _ctx("German", rng), "German", None)
@@ -272,23 +326,35 @@ def test_commitments_stay_ahead_of_rolls() -> None:
 def test_a_side_cannot_end_the_other_sides_refit_phase_8_6() -> None:
     """8.6: the RePh is performed simultaneously by each side. One side's call
     only records that it is ready; the date begins when both are (or the referee
-    calls), so neither side can skip the other's 8.619-8.622 steps."""
+    calls), so neither side can skip the other's steps."""
     rng = random.Random(6)
     c = _campaign(rng)
+    # 8.6121: no new CG Date before the Initial Scenario ends.
+    with pytest.raises(RuleViolation, match=r"^8\.612: a new CG Date begins after"):
+        c.begin_cg_date(_ctx("US", rng), None)
+    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 2)], secret=True)  # 8.619 †
+    _end_scenario(c, rng)
     c.begin_cg_date(_ctx("US", rng), None)
     assert (c.cg_date, c.ready) == ("19 AM", {"US": "19 PM"})
     with pytest.raises(RuleViolation, match="waiting for German"):
         c.begin_cg_date(_ctx("US", rng), None)
-    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 2)], secret=True)  # still 19 AM
     c.begin_cg_date(_ctx("German", rng), None)
     assert (c.cg_date, c.ready) == ("19 PM", {})
-    # At 19 PM each side must have made its 8.616 DR before it can be ready.
-    with pytest.raises(RuleViolation, match=r"^8\.616: US has not made"):
-        c.begin_cg_date(_ctx("US", rng), None)
+    # At 19 PM each side must make its 8.616 DR before it passes the step, so
+    # neither it nor the referee can bring the date to its end without it.
+    with pytest.raises(
+        RuleViolation, match=r"^8\.616: CPP Replenishment requires its action of US"
+    ):
+        c.advance(_ctx("US", rng), "US", "8.623")
     kgpc.replenish_cpp(c, _ctx("US", rng), "US", None)
-    c.begin_cg_date(_ctx("US", rng), None)
-    with pytest.raises(RuleViolation, match=r"^8\.616: German has not made"):
-        c.begin_cg_date(_ctx("referee", rng), None)
+    c.advance(_ctx("US", rng), "US", "8.623")
+    with pytest.raises(
+        RuleViolation, match=r"^8\.616: CPP Replenishment requires its action of German"
+    ):
+        c.advance(_ctx(REFEREE, rng), "German", "8.623")
+    with pytest.raises(RuleViolation, match=r"^8\.612: a new CG Date begins after"):
+        c.begin_cg_date(_ctx(REFEREE, rng), None)
+    assert c.cg_date == "19 PM"
 
 
 def test_a_secret_batch_hides_how_many_rg_were_bought_8_619() -> None:

@@ -65,8 +65,6 @@ def test_unused_purchase_points_are_kept(client: TestClient) -> None:
     totals run over the CG."""
     game = Game(client, SG)
     created(_end(game, "referee", EX))
-    created(game.post("American", "/reph/advance", {"to": "4.0"}))
-    created(game.post("German", "/reph/advance", {"to": "4.0"}))
     created(game.post("referee", "/cg-dates", {"cg_date": "6 Afternoon"}))
     for side in ("American", "German"):
         created(game.post(side, "/reph/advance", {"to": "scenario"}))

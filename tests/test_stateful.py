@@ -59,6 +59,7 @@ from hypothesis.stateful import (
 from cgledger.api.app import create_app
 from cgledger.api.audit import state_view
 from cgledger.domain.campaign import Campaign
+from cgledger.domain.rulesets import REGISTRY
 from cgledger.ledger import Done, Ledger, StoreHistory
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
@@ -68,8 +69,15 @@ REFEREE = "referee"
 ROLES = (*SIDES, REFEREE)
 HEX32 = re.compile(r"[0-9a-f]{32}")
 HEX64 = re.compile(r"[0-9a-f]{64}")
-STATE_TYPES = {"CGDateReady", "CGDateBegan", "CPPReplenished", "RGPurchased", "ReconPurchased"}
+STATE_TYPES = {
+    "CGDateReady", "CGDateBegan", "CPPReplenished", "RGPurchased", "ReconPurchased",
+    "RePhAdvanced", "InitiativeChosen", "InitiativeDetermined", "ScenarioEndProposed",
+    "ScenarioEnded", "AmmunitionShortageRolled",
+}  # fmt: skip
 REVERTIBLE = {"DiceRolled", "TableRolled", "UndoApplied", *STATE_TYPES}
+
+#: KGP's RePh steps (8.6) and the pseudo-step after the last one.
+STEPS = (*(step.id for step in REGISTRY["kgp"].reph_steps), "scenario")
 
 roles = st.sampled_from(ROLES)
 sides = st.sampled_from(SIDES)
@@ -243,13 +251,52 @@ class CampaignMachine(RuleBasedStateMachine):
     def begin_cg_date(self, who: str) -> None:
         self.append(who, "/cg-dates", {})
 
+    @rule(who=sides, to=st.sampled_from(STEPS))
+    def reph_advance(self, who: str, to: str) -> None:
+        """A side completes its RePh steps up to ``to`` (DESIGN §8)."""
+        before = self.live().current_step(who)
+        out = self.append(who, "/reph/advance", {"to": to})
+        if out is not None:
+            assert out["current"][who] == to
+            assert STEPS.index(to) > STEPS.index(before)
+
+    @rule(who=sides, chit=st.sampled_from(("attack", "idle")))
+    def initiative(self, who: str, chit: str) -> None:
+        self.append(who, "/initiative", {"chit": chit})
+
+    @rule(who=roles, cvp=st.sampled_from(((0, 0), (5, 3))))
+    def scenario_end(self, who: str, cvp: tuple[int, int]) -> None:
+        self.append(who, "/scenario-end", {"cvp": dict(zip(SIDES, cvp, strict=True))})
+
+    @rule(who=roles, san=st.sampled_from((None, 4, 7)))
+    def san_adjustment(self, who: str, san: int | None) -> None:
+        """8.6122: the result lasts; an omitted SAN is the one the ledger holds."""
+        known = self.live().lasting.get("san", {}).get(who)
+        body = {} if san is None else {"inputs": {"san": san}}
+        out = self.append(who, "/tables/kgp:8.6122/rolls", body)
+        if out is not None and who != REFEREE:
+            stated = san if san is not None else known["value"] if known else None
+            assert out["inputs"].get("san") == stated
+            kept = self.live().lasting["san"][who]
+            assert kept["seq"] == out["seq"]
+            assert kept["value"] == out["inputs"]["san"] - (2 if out["final"] >= 5 else 0)
+
     @rule()
     def advance(self) -> None:
-        """The referee replenishes whoever is due and begins the next CG Date."""
+        """The referee plays the CG Date to its end (8.618's DR, Idle chits, every
+        side to the scenario, CG-Scenario End) and begins the next one."""
         for side in SIDES:
             line = self.live().rules["cpp"][side][-1]
             if not line["initial"] and line["repl_seq"] is None:
                 self.append(REFEREE, "/cpp-replenishments", {"side": side})
+        self.append(REFEREE, "/ammunition-shortage", {"side": "German"})
+        for side in SIDES:
+            self.append(side, "/reph/advance", {"to": "8.623"})
+            self.append(side, "/initiative", {"chit": "idle"})
+        if not self.live().awaiting_new_date:
+            for side in SIDES:
+                self.append(side, "/reph/advance", {"to": "scenario"})
+            self.append(REFEREE, "/scenario-end", {"cvp": dict.fromkeys(SIDES, 1)})
         self.append(REFEREE, "/cg-dates", {})
 
     @rule(who=roles, data=st.data())

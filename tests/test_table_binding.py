@@ -95,7 +95,8 @@ def test_binding_is_not_part_of_the_content_hash(table_id: str) -> None:
     against another definition."""
     rs = REGISTRY[table_id.split(":", maxsplit=1)[0]]
     table = rs.tables[table_id]
-    unbound = dataclasses.replace(table, sides=(), from_date=None, on_dates=())
+    assert table.step is not None  # bound to its RePh step too (DESIGN §8)
+    unbound = dataclasses.replace(table, sides=(), from_date=None, on_dates=(), step=None)
     assert content_hash(unbound) == content_hash(table)
 
 
@@ -135,17 +136,18 @@ def _roll(game: Game, role: str, table_id: str, body: dict[str, Any] | None = No
 
 
 @pytest.mark.parametrize("table_id", sorted(SIDE_BOUND))
-def test_the_other_side_is_403_and_nothing_is_appended(
-    client: TestClient, table_id: str
-) -> None:
+def test_the_other_side_is_403_and_nothing_is_appended(client: TestClient, table_id: str) -> None:
     ruleset = table_id.split(":", maxsplit=1)[0]
     game = _game(client, ruleset)
-    rule = REGISTRY[ruleset].tables[table_id].rule
+    table = REGISTRY[ruleset].tables[table_id]
+    rule = table.rule
     for side in REGISTRY[ruleset].sides:
         if side in SIDE_BOUND[table_id]:
             continue
         before = game.version()
-        problem = assert_problem(_roll(game, side, table_id), 403)
+        # A table that changes the campaign's state is rolled through its endpoint.
+        r = game.post(side, table.endpoint, {}) if table.endpoint else _roll(game, side, table_id)
+        problem = assert_problem(r, 403)
         assert problem["detail"].startswith(f"{rule}: ")
         assert f"not by the {side} side" in problem["detail"]
         assert problem["rule"] == rule
@@ -163,27 +165,30 @@ def test_its_own_side_and_the_referee_are_not_refused_for_the_side(
         assert _roll(game, role, table_id).status_code != 403
 
 
-
-
 def test_kgp_8_618_is_rolled_from_20_am_on(client: TestClient) -> None:
     """8.618 changes the campaign's state, so it has its own command
-    (``/ammunition-shortage``); the binding is checked first, for it and for a
-    plain table roll alike."""
+    (``/ammunition-shortage``); a plain table roll of it is refused at any
+    time, naming that command. Before 20 AM its RePh step does not apply."""
     game = _game(client, "kgp")
     game.to_date("19 PM")
     for side in ("US", "German"):
         created(game.post(side, "/cpp-replenishments", {}))  # 8.616 comes before 8.618
     before = game.version()
-    for path, body in (
-        ("/ammunition-shortage", {"scenarios_after_20_am": 0}),
-        ("/tables/kgp:8.618/rolls", {}),
-    ):
-        problem = assert_problem(game.post("German", path, body), 409)
-        assert problem["detail"] == (
-            "8.618: the German Ammunition Shortage DR is rolled from 20 AM on; "
-            "the CG Date is 19 PM"
-        )
-        assert problem["rule"] == "8.618"
+    problem = assert_problem(
+        game.post("German", "/ammunition-shortage", {"scenarios_after_20_am": 0}), 409
+    )
+    assert problem["detail"] == (
+        "8.618: the German Ammunition Shortage DR belongs to RePh step 8.618 (German "
+        "Ammunition Shortage), which does not apply to German on 19 PM (it applies from "
+        "20 AM on)"
+    )
+    assert problem["rule"] == "8.618"
+    problem = assert_problem(_roll(game, "German", "kgp:8.618"), 409)
+    assert problem["detail"] == (
+        f"8.618: kgp:8.618 changes the campaign's state; roll it with "
+        f"POST /v1/campaigns/{game.id}/ammunition-shortage"
+    )
+    assert problem["rule"] == "8.618"
     assert game.version() == before
 
     # The referee's ruling: rolled at any time, and recorded as the referee's.
@@ -197,9 +202,20 @@ def test_kgp_8_618_is_rolled_from_20_am_on(client: TestClient) -> None:
 def test_kgp_8_6141c_is_rolled_only_on_22_n(client: TestClient) -> None:
     game = Game(client, {"ruleset": "kgp", "campaign": "CG III", "initial_cpp": {"German": 2}})
     assert game.get("referee").json()["cg_date"] == "19 PM"
+    # Before the Initial Scenario its step (8.614) does not apply at all ...
     problem = assert_problem(_roll(game, "German", "kgp:8.6141c"), 409)
     assert problem["detail"].startswith("8.6141c: ")
-    assert problem["detail"].endswith("is rolled only on 22 N; the CG Date is 19 PM")
+    assert problem["detail"].endswith("(only the '†' steps come before the Initial Scenario)")
+    # ... and on a later CG Date, in its step, only 22 N is its date.
+    game.next_date()
+    before = game.version()
+    problem = assert_problem(_roll(game, "German", "kgp:8.6141c"), 409)
+    assert problem["detail"].startswith("8.6141c: ")
+    assert problem["detail"].endswith("is rolled only on 22 N; the CG Date is 19 N")
+    assert problem["rule"] == "8.6141c"
+    assert game.version() == before
+    game.to_date("22 N")
+    assert created(_roll(game, "German", "kgp:8.6141c"))["side"] == "German"
 
 
 def test_abtf_9_6201_is_rolled_by_the_british_from_19_am_on(client: TestClient) -> None:
@@ -207,8 +223,7 @@ def test_abtf_9_6201_is_rolled_by_the_british_from_19_am_on(client: TestClient) 
     problem = assert_problem(_roll(game, "British", "abtf:9.6201"), 409)
     assert problem["detail"].startswith("9.6201: ")
     assert problem["detail"].endswith("from 19 AM on; the CG Date is 18 N")
-    created(game.post("referee", "/cg-dates", {}))
-    assert game.get("referee").json()["cg_date"] == "19 AM"
+    game.to_date("19 AM", on_it=True)  # 9.616 comes before 9.620
     assert created(_roll(game, "British", "abtf:9.6201"))["side"] == "British"
     assert_problem(_roll(game, "German", "abtf:9.6201"), 403)
 

@@ -4,12 +4,13 @@ Issue requirement: the verifier checks the hash chain and recomputes every
 revealed roll; it exits non-zero if ANY byte of any event has been edited, and
 its message names the first bad ``seq``.
 
-One realistic KGP CG I export is built over REST (19 PM: the German's 8.616
-CPP Replenishment, a public and a Secret free DR of the U.S., an 8.619 RG
-purchase, an 8.622 Recon dr, then the German reveals the Replenishment DR) and
-exported as the U.S., the German and the referee. The tests then edit it byte
-by byte, line by line, and as a forger who recomputes hashes would, and call
-both :func:`cgledger.verify.verify_bytes` and the ``cgledger`` console script.
+One realistic KGP CG I export is built over REST (the Initial Scenario of 19 AM
+played to its end, then on 19 PM: the German's 8.616 CPP Replenishment, a
+public and a Secret free DR of the U.S., an 8.619 RG purchase, an 8.622 Recon
+dr, then the German reveals the Replenishment DR) and exported as the U.S.,
+the German and the referee. The tests then edit it byte by byte, line by line,
+and as a forger who recomputes hashes would, and call both
+:func:`cgledger.verify.verify_bytes` and the ``cgledger`` console script.
 
 Every test runs on SQLite and on PostgreSQL (the ``client`` fixture).
 """
@@ -62,7 +63,8 @@ def story(kgp: Game) -> Story:
         return out
 
     seq: dict[str, int] = {}
-    seq["cg_date"] = post("referee", "/cg-dates", {})["seq"]
+    # The Initial Scenario (19 AM) ends, then the referee begins 19 PM (8.612).
+    seq["cg_date"] = kgp.next_date()["seq"]
     repl = post("German", "/cpp-replenishments", {})
     seq["repl"] = repl["seq"]
     seq["public"] = post("US", "/rolls", {"dice": 2, "purpose": "free", "secret": False})["seq"]

@@ -4,7 +4,8 @@ PostgreSQL (the closing note records the same steps):
 1. a purchase made by mistake is undone at once;
 2. a roll is made, an undo of it is requested, and the opponent approves;
 3. the re-roll takes the next index, and the audit shows both rolls;
-4. a dispute on a table roll shows the recomputation and is resolved;
+4. after the Initial Scenario's end, a dispute on a table roll shows the
+   recomputation and is resolved;
 5. ``state?at=`` reproduces an earlier Roster exactly;
 6. an export with saved checkpoints verifies, and fails once the log is rewritten.
 """
@@ -66,7 +67,9 @@ def test_the_issue_4_walk_through(kgp: Game) -> None:
         (again["index"], None),
     ]
 
-    # 4. The German rolls 8.606 Escape; the US disputes the DRM; the referee decides.
+    # 4. The Initial Scenario ends (8.606 Escape comes in the RePh after it); the
+    #    German rolls 8.606 Escape; the US disputes the DRM; the referee decides.
+    kgp.end_scenario()
     escape = created(
         kgp.post(
             "German",

@@ -219,7 +219,7 @@ def campaign_view(campaign: Campaign) -> dict[str, Any]:
             for step in (campaign.current_step(side),)
         },
         "ready_for_next_cg_date": sorted(campaign.ready),
-        "conditions": rs.rules.conditions(campaign),
+        "conditions": campaign.conditions(),
         "definition_hash": campaign.definition_hash,
         "rolls": campaign.roll_count,
         "version": campaign.version,

@@ -122,8 +122,6 @@ class EventItem(_Open):
     reverted_by: int | None = None
 
 
-
-
 class Page(BaseModel):
     """The fields every paged list has."""
 
@@ -288,6 +286,9 @@ class TableInfo(_Open):
     from_date: str | None = None
     #: The only CG Dates it is rolled on; left out: every date.
     on_dates: list[str] | None = None
+    #: The RePh step it is rolled in, or "scenario" while the CG scenario is
+    #: in play; left out: any time (DESIGN §8).
+    step: str | None = None
 
 
 class Definition(_Open):
@@ -407,6 +408,9 @@ class RePhView(BaseModel):
     cg_date: str
     #: Whether this is the Initial Scenario's CG Date (only '†' steps apply).
     initial: bool
+    #: Whether the sequence waits for New CG Date (8.6121, 9.6121): after
+    #: CG-Scenario End or an Idle date; ``POST /cg-dates`` begins it.
+    new_date_due: bool
     scenario: ScenarioRef | None
     #: Each side's current step (``scenario``: it completed them all).
     current: dict[str, str]
@@ -415,7 +419,6 @@ class RePhView(BaseModel):
     #: The seq this request appended.
     seq: int | None = None
     checkpoint: Checkpoint | None = None
-
 
 
 class InitiativeView(BaseModel):

@@ -73,9 +73,7 @@ def _dates(campaign: Campaign, cg_date: str | None) -> list[str]:
         return [d for d in campaign.calendar if d in campaign.initiatives]
     found = campaign.ruleset.normalize_date(cg_date)
     if found is None or found not in campaign.calendar:
-        raise InvalidInput(
-            f"{cg_date!r} is not a CG Date of this campaign", field="cg_date"
-        )
+        raise InvalidInput(f"{cg_date!r} is not a CG Date of this campaign", field="cg_date")
     return [found]
 
 
@@ -117,7 +115,6 @@ def install_reph_routes(app: FastAPI) -> None:
             "event": event_item(done.campaign, record, role),
         }
         return _appended(response, done, view)
-
 
     @app.get(
         "/v1/campaigns/{campaign_id}/reph",
@@ -162,7 +159,6 @@ def install_reph_routes(app: FastAPI) -> None:
             if_match=if_match,
         )
         return _appended(response, done, {**done.campaign.reph_view(), "seq": done.seq})
-
 
     @app.post(
         "/v1/campaigns/{campaign_id}/initiative",

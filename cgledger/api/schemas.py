@@ -68,7 +68,8 @@ class TableRollCreate(Body):
 class CGDateCreate(Body):
     cg_date: str | None = Field(
         default=None,
-        max_length=20, description="The CG Date to begin; required only past a seed's calendar."
+        max_length=20,
+        description="The CG Date to begin; required only past a seed's calendar.",
     )
 
 

@@ -36,7 +36,7 @@ from cgledger.domain.context import Ctx, Sealer
 from cgledger.domain.errors import Forbidden, InvalidInput, NotFound, RuleViolation
 from cgledger.domain.history import History, MemoryHistory
 from cgledger.domain.rulesets import REGISTRY, Ruleset
-from cgledger.domain.rulesets.base import CHITS, SCENARIO, RePhStep
+from cgledger.domain.rulesets.base import ALL, CHITS, IDLE, SCENARIO, DateFacts, Facts, RePhStep
 from cgledger.domain.visibility import REFEREE
 
 MAX_PURPOSE = 200
@@ -47,14 +47,15 @@ SEED_BYTES = 32
 #: 3: the ruleset's own state under ``rules``; 4: what grows with the history
 #: is read by key, ``cgledger.domain.history``; 5: a ruleset gained a CPP
 #: roster (9.616-9.617), so its snapshots of schema 4 hold a ``rules`` state of
-#: the wrong shape; 6: the Initiative and the RePh sequence).
-SCHEMA = 6
+#: the wrong shape; 6: the Initiative and the RePh sequence; 7: table rolls
+#: bound to their step, the results that last, each CG-Scenario End's CVP).
+SCHEMA = 7
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
 _STATE_KEYS = frozenset(
     {
         "side", "cg_date", "step", "next", "chit", "chits", "scenario", "setup_first",
-        "body", "by",
+        "body", "by", "cvp",
     }
 )  # fmt: skip
 #: The engine's own state events; a ruleset adds its ``Rules.state_events``.
@@ -155,7 +156,15 @@ class Campaign(Aggregate):
         #: whether the sequence waits for the next New CG Date since the last.
         self.scenario_end_proposal: dict[str, Any] | None = None
         self.scenarios_ended = 0
+        #: Each CG-Scenario End's CVP earned, by CG Date (``facts``).
+        self.scenario_ends: dict[str, dict[str, int]] = {}
         self.awaiting_new_date = False
+        #: The tables each side rolled in its RePh steps on this CG Date
+        #: (``TableRule.required``), and the results that last (``Ruleset.lasting``):
+        #: by key, by side (or ``ALL``), ``{"value", "known", "cg_date", "seq",
+        #: "rule", "before"}``.
+        self.rolled_tables: dict[str, list[str]] = {}
+        self.lasting: dict[str, dict[str, dict[str, Any]]] = {}
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -251,6 +260,12 @@ class Campaign(Aggregate):
             # Rolls are revertible too, but their entries are read from the
             # log when an undo is planned (``_plan_book``): they grow with it.
             self.revertible[str(seq)] = undobook.entry(record, state=True)
+        if not is_state and _moves_state(kind, p):
+            kept = self._roll_entry(values)
+            if kept is not None:
+                self.state_log.append({"seq": seq, "type": kind, "values": kept})
+                self._on_state(kind, seq, kept)
+            return
         if is_state:
             keys = _STATE_KEYS | self.ruleset.rules.state_keys
             kept = {k: v for k, v in values.items() if k in keys}
@@ -274,6 +289,7 @@ class Campaign(Aggregate):
         elif kind == "CGDateBegan":
             self.ready = {}
             self.awaiting_new_date = False
+            self.rolled_tables = {}
             if values["cg_date"] not in self.calendar:
                 self.calendar.append(values["cg_date"])
             self.date_index = self.calendar.index(values["cg_date"])
@@ -283,11 +299,14 @@ class Campaign(Aggregate):
             self._on_initiative(kind, seq, values)
         elif kind == "RePhAdvanced":
             self.steps[values["side"]] = values["step"]
+        elif kind == "TableRolled":
+            self._on_table_rolled(seq, values)
         elif kind == "ScenarioEndProposed":
             self.scenario_end_proposal = {"side": values["by"], "body": values["body"], "seq": seq}
         elif kind == "ScenarioEnded":
             self.scenario_end_proposal = None
             self.scenarios_ended += 1
+            self.scenario_ends[values["cg_date"]] = dict(values.get("cvp") or {})
             self.awaiting_new_date = True
             first = self.ruleset.reph_steps[0].id
             self.steps = dict.fromkeys(self.sides, first)
@@ -296,6 +315,60 @@ class Campaign(Aggregate):
             self.ruleset.rules.apply(self.rules, kind, seq, values)
             if "side" in values and "step" in values:
                 self.steps[values["side"]] = values["step"]
+
+    def _roll_entry(self, values: dict[str, Any]) -> dict[str, Any] | None:
+        """What a side's table roll in its RePh step keeps for an undo's rebuild,
+        if it changes anything: it moves the side to a step, or its table has a
+        result that lasts or a rule on when it is rolled (``TableRule``). A
+        further roll in the step the side is at (Escape, unit by unit) keeps
+        nothing, so the aggregate grows with the steps taken, not the rolls."""
+        rs, table_id = self.ruleset, values["rule"]
+        lasting, ruled = rs.lasting_of(table_id), rs.table_rules_of(table_id)
+        if not lasting and not ruled and self.steps.get(values["side"]) == values["step"]:
+            return None
+        starts = {x.start for x in lasting if x.start is not None}
+        return {
+            **{k: values[k] for k in ("side", "cg_date", "step", "rule")},
+            "outcome": {"band": values["outcome"]["band"]},
+            "inputs": {k: v for k, v in values["inputs"].items() if k in starts},
+        }
+
+    def _on_table_rolled(self, seq: int, values: dict[str, Any]) -> None:
+        """A side's table roll in its RePh step (DESIGN §8): the side has reached
+        that step, has made that roll on this CG Date, and the results of it
+        that last (``Ruleset.lasting``) become campaign state."""
+        side, table_id = values["side"], values["rule"]
+        self.steps[side] = values["step"]
+        made = self.rolled_tables.setdefault(side, [])
+        if table_id not in made:
+            made.append(table_id)
+        for lasting in self.ruleset.lasting_of(table_id):
+            holder = side if lasting.per_side else ALL
+            entry = self.lasting.setdefault(lasting.key, {})
+            prev = entry.get(holder)
+            known = lasting.start is not None or lasting.initial is not None
+            if lasting.start is not None:
+                base = values["inputs"].get(lasting.start)
+            elif prev is not None:
+                base, known = prev["value"], bool(prev["known"])
+            else:
+                base = lasting.initial
+            change = lasting.changes[values["outcome"]["band"]]
+            if isinstance(change, str):
+                value: Any = change
+                known = True
+            elif change is None:
+                value = base if known or base is not None else 0  # no change yet
+            else:
+                value = int(base or 0) + change
+            entry[holder] = {
+                "value": value,
+                "known": known,
+                "cg_date": values["cg_date"],
+                "seq": seq,
+                "rule": lasting.rule,
+                "before": None if prev is None else {**prev, "before": None},
+            }
 
     def _on_initiative(self, kind: str, seq: int, values: dict[str, Any]) -> None:
         entry = self.initiatives.setdefault(
@@ -314,6 +387,11 @@ class Campaign(Aggregate):
         for side, chit in values["chits"].items():
             used = self.chits_used.setdefault(side, {})
             used[chit] = used.get(chit, 0) + 1
+        if values["scenario"] == IDLE:
+            # 8.6232 note 2 (9.62132): no scenario; the '*' steps repeat from
+            # New CG Date (8.6121), which both sides now take again.
+            self.awaiting_new_date = True
+            self.steps = dict.fromkeys(self.sides, self.ruleset.new_date_step)
 
     def _on_CampaignCreated(self, record: dict[str, Any], p: dict[str, Any]) -> None:
         self.ruleset_id = p["ruleset"]
@@ -340,7 +418,10 @@ class Campaign(Aggregate):
         self.chits_used = {}
         self.scenario_end_proposal = None
         self.scenarios_ended = 0
+        self.scenario_ends = {}
         self.awaiting_new_date = False
+        self.rolled_tables = {}
+        self.lasting = {}
         self.rules = self.ruleset.rules.initial_state(g, self.sides)
 
     def _rebuild_state(self) -> None:
@@ -689,17 +770,26 @@ class Campaign(Aggregate):
         rules call Secret is secret unless ``secret`` is false."""
         self._require_role(ctx)
         table = self.table(table_id)
-        self.check_binding(ctx, table)
         if table.endpoint:
             raise RuleViolation(
                 f"{table.rule}: {table.id} changes the campaign's state; roll it with "
                 f"POST /v1/campaigns/{self.cid}{table.endpoint}",
                 rule=table.rule,
             )
-        drm = self._with_counted_drms(ctx, table, drm)
+        self.check_binding(ctx, table)
+        drm = self.with_counted_drms(ctx, table, drm)
+        inputs = self._with_lasting_inputs(ctx, table, inputs)
         # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
         prepared = tablebook.prepare(table, drm, inputs)
         hidden = table.secret if secret is None else secret
+        lasting = self.ruleset.lasting_of(table.id)
+        if hidden and lasting and ctx.actor != REFEREE:
+            raise InvalidInput(
+                f"{lasting[0].rule}: the {table.title}'s result lasts ({lasting[0].key}) and "
+                "is shown to both sides; it cannot be a secret roll",
+                field="secret",
+                rule=lasting[0].rule,
+            )
         self._define_table(ctx, table)
         purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
         pub, sec = self._draw(ctx, table.dice, purpose, secret=hidden, client_nonce=client_nonce)
@@ -712,10 +802,28 @@ class Campaign(Aggregate):
             "table": tablebook.table_ref(table),
             "roll": pub,
         }
+        if table.step not in (None, SCENARIO) and ctx.actor != REFEREE:
+            payload["step"] = table.step  # the side has reached it (DESIGN §8)
         values_out = {**(sec or {}), "inputs": dict(inputs), **result}
         return self.append(
             ctx, "TableRolled", payload, values_out, owner=ctx.actor if hidden else None
         )
+
+    def _with_lasting_inputs(
+        self, ctx: Ctx, table: tablebook.Table, inputs: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The input that states a lasting value before the roll (8.6122's current
+        SAN, ``Lasting.start``) defaults to the value the ledger holds. A stated
+        value stands: a SAN also changes outside the RePh tables (an OB's "SAN
+        +2"), which the ledger does not record; the roll shows what was stated."""
+        out = dict(inputs)
+        for lasting in self.ruleset.lasting_of(table.id):
+            if lasting.start is None or lasting.start in out:
+                continue
+            found = self.facts(ctx.actor).last(lasting.key)
+            if found is not None and found["known"] and found["value"] is not None:
+                out[lasting.start] = found["value"]
+        return out
 
     def check_binding(self, ctx: Ctx, table: tablebook.Table) -> None:
         """DESIGN §8: a table is rolled by the sides its rule names, on the CG
@@ -730,6 +838,8 @@ class Campaign(Aggregate):
                 f"{' or '.join(table.sides)} side, not by the {ctx.actor} side",
                 rule=table.rule,
             )
+        if table.step is not None:
+            self.check_in_step(ctx.actor, table.step, f"the {table.title}", table.rule)
         if not self.ruleset.rolled_on(table, self.cg_date):
             when = (
                 f"only on {' and '.join(table.on_dates)}"
@@ -740,8 +850,68 @@ class Campaign(Aggregate):
                 f"{table.rule}: the {table.title} is rolled {when}; the CG Date is {self.cg_date}",
                 rule=table.rule,
             )
+        for table_rule in self.ruleset.table_rules_of(table.id):
+            why = None if table_rule.refuse is None else table_rule.refuse(self.facts(ctx.actor))
+            if why is not None:
+                raise RuleViolation(why, rule=table_rule.rule)
+            if table_rule.once and table.id in self.rolled_tables.get(ctx.actor, ()):
+                raise RuleViolation(
+                    f"{table_rule.rule}: {ctx.actor} has made the {table.title} "
+                    f"{table.roll_name} for {self.cg_date} already",
+                    rule=table_rule.rule,
+                )
 
-    def _with_counted_drms(
+    def check_in_step(self, side: str, step: str, what: str, rule: str) -> None:
+        """DESIGN §8: ``what`` (a table roll, a purchase) is made in RePh
+        ``step`` (409 otherwise, the detail starting with ``rule``): the step
+        applies to ``side`` now, ``side`` has not passed it, and no step before
+        it still waits for a required action or for both sides. ``SCENARIO``:
+        made while the CG scenario is in play."""
+        rs = self.ruleset
+        if step == SCENARIO:
+            away = {s: at for s in self.sides if (at := self.current_step(s)) != SCENARIO}
+            if away:
+                where = ", ".join(f"{s} at {at}" for s, at in away.items())
+                raise RuleViolation(
+                    f"{rule}: {what} is rolled during the CG scenario, which is not in "
+                    f"play ({where})",
+                    rule=rule,
+                )
+            return
+        found = rs.step(step)
+        if not self.step_applies(found, side):
+            raise RuleViolation(
+                f"{rule}: {what} belongs to RePh step {step} ({found.title}), which does not "
+                f"apply to {side} on {self.cg_date}{self._why_not(found, side)}",
+                rule=rule,
+            )
+        if step == rs.new_date_step and self.awaiting_new_date:
+            raise RuleViolation(
+                f"{rule}: {what} belongs to RePh step {step} ({found.title}); the new CG "
+                f"Date has not begun (POST /v1/campaigns/{self.cid}/cg-dates)",
+                rule=rule,
+            )
+        try:
+            self.check_step_order(side, step)
+        except RuleViolation as e:
+            detail = f"{rule}: {what} belongs to RePh step {step}; {e}"
+            raise RuleViolation(detail, rule=rule) from e
+
+    def _why_not(self, step: RePhStep, side: str) -> str:
+        """Why ``step`` does not apply to ``side`` now (for an error's detail)."""
+        if step.sides and side not in step.sides:
+            return f" (it is the {' and '.join(step.sides)} side's)"
+        if self.is_initial_date() and "†" not in step.markers:
+            return " (only the '†' steps come before the Initial Scenario)"
+        if step.from_date is not None and not self.ruleset.step_applies(
+            step, side, self.cg_date, initial=False, scenario=None
+        ):
+            return f" (it applies from {step.from_date} on)"
+        if "‡" in step.markers:
+            return " (an Idle date generates no scenario)"
+        return ""
+
+    def with_counted_drms(
         self, ctx: Ctx, table: tablebook.Table, drm: list[tablebook.DrmRequest]
     ) -> list[tablebook.DrmRequest]:
         """DESIGN §8: a DRM the ledger can count (``Ruleset.counted_drms``) is
@@ -753,7 +923,11 @@ class Campaign(Aggregate):
             definition = table.drm(counted.drm)
             assert definition is not None  # checked when the ruleset was built
             per, fixed = definition.kind == "per", definition.kind == "fixed"
-            expected = counted.count(self.cg_date, self.rules)
+            if counted.by_side and ctx.actor == REFEREE:
+                continue  # the ruling names it; the referee has no chits of its own
+            expected = counted.count(self.facts(ctx.actor))
+            if expected is None:
+                continue  # the record cannot tell: the roller's own DRM stands
             named = [d for d in out if d.id == counted.drm]
             applies = not counted.sides or ctx.actor in counted.sides
             if named and ctx.actor != REFEREE and not applies:
@@ -858,6 +1032,16 @@ class Campaign(Aggregate):
         self._require_role(ctx)
         rs = self.ruleset
         step = rs.new_date_step
+        if not self.awaiting_new_date:
+            where = ", ".join(f"{s} at {self.current_step(s)}" for s in self.sides)
+            raise RuleViolation(
+                f"{step}: a new CG Date begins after CG-Scenario End (POST /v1/campaigns/"
+                f"{self.cid}/scenario-end) or an Idle date; on {self.cg_date} neither has "
+                f"happened yet ({where})",
+                rule=step,
+            )
+        if ctx.actor != REFEREE:
+            self.check_step_order(ctx.actor, step)
         proposed = next(iter(self.ready.values()), None)
         nxt = self._next_date(rs, step, cg_date if cg_date is not None else proposed)
         if proposed is not None and nxt != proposed:
@@ -1010,7 +1194,8 @@ class Campaign(Aggregate):
             )
         if cg_date is None:
             raise InvalidInput(
-                f"{step}: {current} is the last CG Date the seed gives; name the next one",
+                f"{step}: the CG Dates after {self.calendar[-1]} are the players' to name "
+                "(the seed's calendar ends before them); name the next one",
                 field="cg_date",
             )
         nxt = _parse_date(rs, cg_date, "cg_date")
@@ -1300,7 +1485,8 @@ class Campaign(Aggregate):
         ]
         for record in records:
             if record["type"] in undobook.ROLL_ONLY:
-                book[str(record["seq"])] = undobook.entry(record, state=False)
+                state = _moves_state(record["type"], record["payload"])
+                book[str(record["seq"])] = undobook.entry(record, state=state)
         return book
 
     def undo_book(self) -> undobook.Book:
@@ -1379,12 +1565,23 @@ class Campaign(Aggregate):
             raise Forbidden(f"a {ctx.actor} token cannot act for the {side} side")
         return side
 
-    def check_step_order(self, side: str, step: str) -> None:
+    def check_step_order(self, side: str, step: str, *, ruling: bool = False) -> None:
         """The RePh steps are carried out in their numbered order (8.6, 9.6),
-        and a step whose required action is not done cannot be passed (DESIGN §8)."""
+        and a step whose required action is not done cannot be passed (DESIGN §8);
+        a step that does not apply to ``side`` now is not taken at all, except
+        by the referee's ``ruling`` (it acts for the side at any time)."""
         rs = self.ruleset
-        done = self.steps.get(side)
-        if done is not None and rs.step_order(done) > rs.step_order(step):
+        found = rs.step(step)
+        if not ruling and not self.step_applies(found, side):
+            raise RuleViolation(
+                f"{step}: {found.title} does not apply to {side} on {self.cg_date}"
+                f"{self._why_not(found, side)}",
+                rule=step,
+            )
+        if not ruling:
+            self._check_lockstep(side, step, acting=True)
+        done = self.current_step(side)
+        if rs.step_order(done) > rs.step_order(step):
             rule = rs.sequence_rule
             where = (
                 "has completed its steps (ready for the CG scenario)"
@@ -1397,6 +1594,54 @@ class Campaign(Aggregate):
                 rule=rule,
             )
         self._check_passable(side, self.current_step(side), step)
+
+    def _check_lockstep(self, side: str, target: str, *, acting: bool) -> None:
+        """SG 1.2 (``Ruleset.lockstep``): "Both players (if applicable), American
+        first, complete each step before moving on to the next step". The steps
+        are completed in turn: the American's N, the German's N, the American's
+        N+1, ... So a side that acts in step ``target`` needs each side before it
+        in the order to have completed ``target``, and each side after it every
+        step before ``target``; a side that only moves on to ``target`` (its
+        current step, not done yet) needs one step less of each. A joint step is
+        taken together (the sides only move on to it in turn), and being ready
+        for the scenario (``SCENARIO``, after the joint 4.0) waits for no one."""
+        rs = self.ruleset
+        if side not in rs.lockstep or target == SCENARIO:
+            return
+        acting = acting and not rs.step(target).joint  # a joint step is taken together
+        mine = rs.lockstep.index(side)
+        here = rs.step_order(target)
+        applies = {st.id: (self.step_applies(st, side), st) for st in rs.reph_steps}
+        mine_before = [i for i, (yes, _) in applies.items() if yes and rs.step_order(i) < here]
+        for other in rs.lockstep:
+            if other == side:
+                continue
+            if rs.lockstep.index(other) < mine:
+                # It completes first each step we both take, up to ``target``.
+                steps = [
+                    st for _, (yes, st) in list(applies.items())[: here + int(acting)]
+                    if yes and self.step_applies(st, other)
+                ]  # fmt: skip
+            else:
+                # We complete a step once it has completed every step before it.
+                last = target if acting else (mine_before[-1] if mine_before else None)
+                if last is None:
+                    continue
+                steps = [
+                    st for st in rs.reph_steps[: rs.step_order(last)]
+                    if self.step_applies(st, other)
+                ]  # fmt: skip
+            done_to = rs.step_order(self.current_step(other))
+            pending = [st for st in steps if done_to <= rs.step_order(st.id)]
+            if pending:
+                st = pending[0]
+                order = ", ".join(rs.lockstep)
+                raise RuleViolation(
+                    f"{rs.sequence_rule}: each step is completed by {order} in turn before the "
+                    f"next; {other} has not completed {st.id} ({st.title}), so {side} cannot "
+                    f"{'act in' if acting else 'move on to'} {target} yet",
+                    rule=rs.sequence_rule,
+                )
 
     # ------------------------------------------------------------------ RePh sequence
 
@@ -1448,13 +1693,15 @@ class Campaign(Aggregate):
                     f"before the step is passed (POST /v1/campaigns/{self.cid}/{path})",
                     rule=step.id,
                 )
+            self._check_required_rolls(side, step)
             if step.id == rs.new_date_step and self.awaiting_new_date:
                 raise RuleViolation(
                     f"{step.id}: {step.title} is taken by both sides together: each says it "
                     f"is ready (POST /v1/campaigns/{self.cid}/cg-dates)",
                     rule=step.id,
                 )
-            if ini is not None and step.id == ini.step:
+            if ini is not None and step.id == ini.step and not self.is_initial_date():
+                # No Initiative before the Initial Scenario (8.6233, 9.6213).
                 entry = self.initiatives.get(self.cg_date)
                 if entry is None or entry["determined"] is None:
                     raise RuleViolation(
@@ -1462,6 +1709,86 @@ class Campaign(Aggregate):
                         f"for both Initiative chits on {self.cg_date}",
                         rule=step.id,
                     )
+
+    def _check_required_rolls(self, side: str, step: RePhStep) -> None:
+        """A roll the rules require of ``side`` in ``step`` (``TableRule.required``,
+        e.g. 9.6201's British DR) must be made before the step is passed."""
+        rs = self.ruleset
+        for table_rule in rs.table_rules:
+            table = rs.tables[table_rule.table]
+            if table_rule.required is None or table.step != step.id:
+                continue
+            if table.sides and side not in table.sides:
+                continue
+            if table.id in self.rolled_tables.get(side, ()):
+                continue
+            facts = self.facts(side)
+            if not rs.rolled_on(table, self.cg_date) or (
+                table_rule.refuse is not None and table_rule.refuse(facts) is not None
+            ):
+                continue
+            if table_rule.required(facts):
+                raise RuleViolation(
+                    f"{table_rule.rule}: {side} makes the {table.title} {table.roll_name} on "
+                    f"{self.cg_date} before step {step.id} is passed (POST /v1/campaigns/"
+                    f"{self.cid}/tables/{table.id}/rolls)",
+                    rule=table_rule.rule,
+                )
+
+    def facts(self, side: str) -> Facts:
+        """What the record shows for a counted DRM or a table rule (``Facts``):
+        every CG Date from the first one played to the current one."""
+        start = self.genesis["start_date"]
+        played = self.calendar[self.calendar.index(start) : self.date_index + 1]
+        dates = []
+        for cg_date in played:
+            entry = self.initiatives.get(cg_date)
+            determined = entry is not None and entry["determined"] is not None
+            scenario = entry["scenario"] if entry is not None else None
+            if cg_date == start:
+                scenario = "initial"
+            dates.append(
+                DateFacts(
+                    cg_date=cg_date,
+                    scenario=scenario,
+                    chits=dict(entry["chits"]) if determined and entry is not None else {},
+                    cvp=self.scenario_ends.get(cg_date),
+                )
+            )
+        return Facts(
+            cg_date=self.cg_date,
+            side=side,
+            rules=self.rules,
+            lasting=self.lasting,
+            options=self.options(),
+            dates=tuple(dates),
+        )
+
+    def options(self) -> frozenset[str]:
+        """The optional rules the CG definition in force adopts (``optional_rules``,
+        e.g. 8.6171's Random Weather "by mutual consent")."""
+        if self.definition is None:
+            return frozenset()
+        doc = self.record(int(self.definition["seq"]))["payload"].get("definition") or {}
+        return frozenset(doc.get("optional_rules") or ())
+
+    def conditions(self) -> dict[str, Any]:
+        """Results that last (DESIGN §8), shown with the campaign, its rosters
+        and its ``?at=`` reads: the lasting table results (``Ruleset.lasting``:
+        SAN, weather, ELR, ...) and the ruleset's own (8.618's shortage)."""
+        out: dict[str, Any] = {}
+        for lasting in self.ruleset.lasting:
+            found = self.lasting.get(lasting.key)
+            if not found or lasting.key in out:
+                continue
+            shown = {}
+            for holder, entry in found.items():
+                item = {k: v for k, v in entry.items() if k not in ("before", "known")}
+                if not entry["known"]:
+                    item["change"] = item.pop("value")  # the start is not on record
+                shown["campaign" if holder == ALL else holder] = item
+            out[lasting.key] = shown
+        return {**out, **self.ruleset.rules.conditions(self)}
 
     def advance(self, ctx: Ctx, side: str | None, to: str) -> int:
         """``POST /reph/advance`` (DESIGN §8): complete ``side``'s steps from its
@@ -1471,8 +1798,7 @@ class Campaign(Aggregate):
         side = self.require_side(ctx, side)
         if to != SCENARIO and to not in {st.id for st in rs.reph_steps}:
             raise InvalidInput(
-                f"{to!r} is not a {rs.id} RePh step (GET /v1/rulesets lists them) "
-                f"nor '{SCENARIO}'",
+                f"{to!r} is not a {rs.id} RePh step (GET /v1/rulesets lists them) nor '{SCENARIO}'",
                 field="to",
             )
         current = self.current_step(side)
@@ -1488,6 +1814,7 @@ class Campaign(Aggregate):
                 f"{to}: {target.title} does not apply to {side} on {self.cg_date}",
                 rule=to,
             )
+        self._check_lockstep(side, to, acting=False)
         self._check_passable(side, current, to)
         payload = {
             "side": side,
@@ -1593,6 +1920,7 @@ class Campaign(Aggregate):
         return {
             "cg_date": self.cg_date,
             "initial": self.is_initial_date(),
+            "new_date_due": self.awaiting_new_date,
             "scenario": scenario,
             "current": current,
             "steps": steps,
@@ -1734,6 +2062,13 @@ class Campaign(Aggregate):
         return record
 
 
+def _moves_state(kind: str, payload: Mapping[str, Any]) -> bool:
+    """Whether a roll event also changes campaign state: a side's table roll in
+    its RePh step moves the side to that step (DESIGN §8), so an undo replays it
+    with the state events (its entry is kept in ``state_log``)."""
+    return kind == "TableRolled" and "step" in payload
+
+
 def _record(
     ctx: Ctx,
     seq: int,
@@ -1762,9 +2097,7 @@ def _record(
     return record
 
 
-def validated_definition(
-    ruleset: Ruleset, doc: Any, field: str = "definition"
-) -> dict[str, Any]:
+def validated_definition(ruleset: Ruleset, doc: Any, field: str = "definition") -> dict[str, Any]:
     """A CG definition checked against the ruleset's model (DESIGN §7), as the
     model normalises it; a bad one is refused naming the field."""
     try:

@@ -335,6 +335,8 @@ class CGDefinition(StrictModel, Generic[SideT]):
 
     SIDES: ClassVar[tuple[str, ...]] = ()
     PURCHASING_SIDES: ClassVar[tuple[str, ...] | None] = None
+    #: The optional rules a CG definition may adopt (``optional_rules``).
+    OPTIONAL_RULES: ClassVar[tuple[str, ...]] = ()
     RG_DATE_MAX_PER_MAP_GROUP: ClassVar[bool] = False
 
     sample: bool = Field(
@@ -342,6 +344,12 @@ class CGDefinition(StrictModel, Generic[SideT]):
     )
     title: Title = ""
     notes: Notes = ""
+    optional_rules: Annotated[Sequence[Id], Field(max_length=20)] = Field(
+        default_factory=list,
+        description="optional rules the players adopt by mutual consent, by rule number "
+        "(KGP: 8.6171 Random Weather); the opponent consents by playing the campaign, or by "
+        "approving the amendment that adds one",
+    )
     attack_chits: Mapping[SideT, Count] = Field(
         default_factory=dict,
         description="8.6231/9.62131: the most Attack Chits a side may select in the CG; "
@@ -370,6 +378,18 @@ class CGDefinition(StrictModel, Generic[SideT]):
     @model_validator(mode="after")
     def _consistent(self) -> Self:
         problems: list[Problem] = []
+        known = type(self).OPTIONAL_RULES
+        for i, rule in enumerate(self.optional_rules):
+            if rule not in known:
+                problems.append(
+                    (
+                        ("optional_rules", i),
+                        "unknown_optional_rule",
+                        f"{rule!r} is no optional rule of this ruleset "
+                        f"({', '.join(known) or 'it has none'})",
+                        rule,
+                    )
+                )
         allowed = type(self).PURCHASING_SIDES
         for side, entries in self.rg_chart.items():
             if allowed is not None and side not in allowed and entries:

@@ -180,6 +180,11 @@ class Table:
     sides: tuple[str, ...] = field(default=(), compare=False)
     from_date: str | None = field(default=None, compare=False)
     on_dates: tuple[str, ...] = field(default=(), compare=False)
+    #: The RePh step it is rolled in (DESIGN §8), e.g. "8.612" for 8.6122, or
+    #: "scenario" for a table rolled while the CG scenario is in play (SSR
+    #: KGP3's Mist Change DR); ``None``: not bound to a step. A ruleset sets
+    #: it from its sequence (``cgledger.domain.rulesets.base.bind_steps``).
+    step: str | None = field(default=None, compare=False)
     _drm: dict[str, DrmDef] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -533,7 +538,7 @@ def definition(table: Table) -> dict[str, Any]:
 #: The fields of a :class:`Table` that say who may roll it and when: left out
 #: of its definition, so a table's content hash (recorded with every roll made
 #: on it) changes only when the way it reads a roll does.
-BINDING = frozenset({"sides", "from_date", "on_dates"})
+BINDING = frozenset({"sides", "from_date", "on_dates", "step"})
 
 
 def _plain(obj: Any) -> Any:
@@ -674,12 +679,20 @@ def describe(table: Table) -> dict[str, Any]:
         out["notes"] = list(table.notes)
     if table.endpoint:
         out["endpoint"] = table.endpoint
+    return {**out, **binding(table)}
+
+
+def binding(table: Table) -> dict[str, Any]:
+    """Who rolls ``table`` and when (``BINDING``), as its listing shows it."""
+    out: dict[str, Any] = {}
     if table.sides:
         out["sides"] = list(table.sides)
     if table.from_date is not None:
         out["from_date"] = table.from_date
     if table.on_dates:
         out["on_dates"] = list(table.on_dates)
+    if table.step is not None:
+        out["step"] = table.step
     return out
 
 

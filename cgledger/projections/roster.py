@@ -37,6 +37,6 @@ def roster_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]:
         "side": side,
         "cg_date": campaign.cg_date,
         "version": campaign.version,
-        "conditions": rules.conditions(campaign),
+        "conditions": campaign.conditions(),
         **rules.roster(campaign, side, visible),
     }

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -67,15 +67,69 @@ class RePhStep:
 
 
 @dataclass(frozen=True)
+class DateFacts:
+    """One CG Date played so far, as the record shows it (for :class:`Facts`)."""
+
+    cg_date: str
+    #: The scenario type its Initiative generated ("idle", "dual-attack", ...),
+    #: "initial" for the Initial Scenario, ``None`` while not determined.
+    scenario: str | None
+    #: Each side's Initiative chit, once both were revealed.
+    chits: Mapping[str, str]
+    #: The CVP each side earned at its CG-Scenario End; ``None``: no end yet.
+    cvp: Mapping[str, int] | None
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the ledger counts a DRM from, or decides a roll by (DESIGN §8):
+    the CG Date, the rolling side, the ruleset's state (``Campaign.rules``),
+    the results that last (``Campaign.lasting``, see :class:`Lasting`), the
+    optional rules the CG definition adopts, and every CG Date played so far,
+    in order, the current one last."""
+
+    cg_date: str
+    side: str
+    rules: Mapping[str, Any]
+    lasting: Mapping[str, Any]
+    options: frozenset[str]
+    dates: tuple[DateFacts, ...]
+
+    def since_last(self, scenario: str | None) -> tuple[DateFacts, ...]:
+        """The CG Dates after the last one whose scenario type is ``scenario``
+        (all of them if none was), the current one included."""
+        out: list[DateFacts] = []
+        for d in self.dates:
+            out = [] if d.scenario == scenario else [*out, d]
+        return tuple(out)
+
+    def last(self, key: str, *, before: bool = False) -> dict[str, Any] | None:
+        """The last recorded value of a lasting result (``Lasting.key``) of the
+        rolling side (or the campaign's), optionally only one recorded before
+        the current CG Date: ``{"value", "cg_date", "seq"}``."""
+        entry = self.lasting.get(key, {})
+        found = entry.get(self.side, entry.get(ALL))
+        if found is None or (before and found["cg_date"] == self.cg_date):
+            found = (found or {}).get("before")
+        return None if found is None else dict(found)
+
+
+#: The key of a lasting result that is the campaign's rather than a side's.
+ALL = "*"
+
+
+@dataclass(frozen=True)
 class CountedDrm:
     """A DRM of a table that the ledger counts from the record (DESIGN §8): e.g.
     8.6201's "Per day after Dec 19 N" from the CG Date, or ABtF's Campaign
     Exhaustion DRM from the 9.6161 chart.
 
-    ``count(cg_date, state)`` gives, from the CG Date and the ruleset's state
-    (``Campaign.rules``), the DRM's count (a ``per`` DRM), its x (a
-    ``valued`` one), or 1 or 0 for whether a ``fixed`` one applies (8.6146's
-    "If Ammunition Shortage [8.618] is already in effect"). The engine adds it
+    ``count(facts)`` gives, from what the record shows (:class:`Facts`), the
+    DRM's count (a ``per`` DRM), its x (a ``valued`` one), or 1 or 0 for
+    whether a ``fixed`` one applies (8.6146's "If Ammunition Shortage [8.618]
+    is already in effect"); ``None`` where the record cannot tell (the
+    roller's own DRM then stands). ``reading``: how the rule text was read,
+    where it is ambiguous. The engine adds it
     to a side's roll when the roller leaves it out, and refuses a roll that
     names it with another number, or names a fixed one that does not apply
     (422, the detail starting with ``rule``). ``sides``: the sides it applies
@@ -86,8 +140,54 @@ class CountedDrm:
     table: str
     drm: str
     rule: str
-    count: Callable[[str, Mapping[str, Any]], int]
+    count: Callable[[Facts], int | None]
     sides: tuple[str, ...] = ()
+    reading: str = ""
+    #: Counted from the rolling side's own record (9.6202 "Per Attack Chit
+    #: selected by that side"): a referee's ruling, which has no side, names it.
+    by_side: bool = False
+
+
+@dataclass(frozen=True)
+class Lasting:
+    """A table result that lasts (DESIGN §8): it becomes campaign state, shown
+    with the campaign and its roster and in ``?at=`` reads, e.g. 8.6122's "A
+    Final dr of ≥ 5 immediately reduces that side's current SAN by two".
+
+    ``changes``, by band of the table: an int adds to the value (SAN -2, ELR
+    +1), a string sets it (the weather's result), ``None`` leaves it. ``start``:
+    the table input that states the value before the roll (8.6122's current
+    SAN), else the value in force (``initial`` before the first roll; ``None``
+    for an unknown one, whose changes then add up from 0 and are shown as a
+    change). ``per_side``: the roller's own value, else the campaign's (the
+    weather). Only a side's public roll in its RePh step changes it; a referee's ruling
+    roll does not (it belongs to no side)."""
+
+    table: str
+    key: str
+    rule: str
+    changes: tuple[int | str | None, ...]
+    per_side: bool = True
+    start: str | None = None
+    initial: int | str | None = None
+
+
+@dataclass(frozen=True)
+class TableRule:
+    """What a ruleset's rule text says of one table beyond its sides, dates and
+    step (DESIGN §8). ``refuse(facts)``: why it may not be rolled now, if so
+    (9.6201 "not performed if the previous CG Date was Idle"; 8.6171 only by
+    the players' consent), the reason starting with ``rule``. ``required(facts)``:
+    whether the side must roll it before its step is passed (9.6201's British
+    DR; 8.6122's "must make a dr" when the side's SAN is ≥ 4). ``once``: a
+    side makes it once per CG Date (a SAN, the weather, an ELR are rolled for
+    the date, not per unit)."""
+
+    table: str
+    rule: str
+    refuse: Callable[[Facts], str | None] | None = None
+    required: Callable[[Facts], bool] | None = None
+    once: bool = False
 
 
 @dataclass(frozen=True)
@@ -161,7 +261,7 @@ class Engine(Protocol):
 
     def require_side(self, ctx: Ctx, side: str | None) -> str: ...
 
-    def check_step_order(self, side: str, step: str) -> None: ...
+    def check_step_order(self, side: str, step: str, *, ruling: bool = False) -> None: ...
 
     def check_binding(self, ctx: Ctx, table: Table) -> None: ...
 
@@ -179,6 +279,12 @@ class Engine(Protocol):
     ) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]: ...
 
     def rule_payload(self, side: str, step: str) -> dict[str, Any]: ...
+
+    def with_counted_drms(self, ctx: Ctx, table: Table, drm: list[Any]) -> list[Any]: ...
+
+    def facts(self, side: str) -> Facts: ...
+
+    def options(self) -> frozenset[str]: ...
 
     def append(
         self,
@@ -241,7 +347,9 @@ class Rules:
         del state, cg_date
 
     def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
-        """Apply one of ``state_events`` (its public and secret values) to ``state``."""
+        """Apply one of ``state_events`` (its public and secret values) to ``state``;
+        it also gets the engine's ``ScenarioEnded`` and table rolls in a step,
+        which a ruleset that does not read them ignores."""
         del state, kind, seq, values
 
     def before_new_date(self, engine: Engine, sides: list[str]) -> None:
@@ -329,6 +437,14 @@ class Ruleset:
     date_key: Callable[[str], tuple[int, int] | None] | None = None
     #: The table DRMs the ledger counts from the record (:class:`CountedDrm`).
     counted_drms: tuple[CountedDrm, ...] = ()
+    #: Sides that take each step in turn, in this order, each completing a step
+    #: before any moves on to the next (SG 1.2: "Both players (if applicable),
+    #: American first, complete each step before moving on to the next step").
+    lockstep: tuple[str, ...] = ()
+    #: The table results that last (:class:`Lasting`).
+    lasting: tuple[Lasting, ...] = ()
+    #: When a table may or must be rolled, beyond its sides and dates (:class:`TableRule`).
+    table_rules: tuple[TableRule, ...] = ()
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -351,6 +467,15 @@ class Ruleset:
                 raise ValueError(f"{self.id}: no DRM {counted.drm} on {counted.table} to count")
             if any(side not in self.sides for side in counted.sides):
                 raise ValueError(f"{self.id} {counted.drm}: unknown sides {counted.sides}")
+        for lasting in self.lasting:
+            found = self.tables.get(lasting.table)
+            if found is None or len(lasting.changes) != len(found.bands):
+                raise ValueError(f"{self.id}: {lasting.key} needs one change per band of its table")
+            if lasting.start is not None and lasting.start not in {i.id for i in found.inputs}:
+                raise ValueError(f"{self.id}: {lasting.table} has no input {lasting.start}")
+        for table_rule in self.table_rules:
+            if table_rule.table not in self.tables:
+                raise ValueError(f"{self.id}: no table {table_rule.table} for {table_rule.rule}")
         if self.initiative is not None:
             pairs = {(a, b) for a in CHITS for b in CHITS}
             if len(self.sides) != 2 or set(self.initiative.matrix) != pairs:
@@ -372,6 +497,8 @@ class Ruleset:
             raise ValueError(f"{self.id}: the Dual Attack dr names an unknown side")
 
     def _check_binding(self, table: Table) -> None:
+        if table.step not in (None, SCENARIO, *self._step_index):
+            raise ValueError(f"{table.id}: {table.step!r} is not a {self.id} RePh step")
         unknown = [s for s in table.sides if s not in self.sides]
         if unknown:
             raise ValueError(f"{table.id}: unknown sides {unknown}")
@@ -383,6 +510,13 @@ class Ruleset:
             self.date_key is None or self.date_key(table.from_date) is None
         ):
             raise ValueError(f"{table.id}: from_date needs the ruleset's date_key")
+
+    def lasting_of(self, table_id: str) -> tuple[Lasting, ...]:
+        """The lasting results of table ``table_id``."""
+        return tuple(x for x in self.lasting if x.table == table_id)
+
+    def table_rules_of(self, table_id: str) -> tuple[TableRule, ...]:
+        return tuple(x for x in self.table_rules if x.table == table_id)
 
     def counted(self, table_id: str) -> tuple[CountedDrm, ...]:
         """The DRMs of table ``table_id`` that the ledger counts."""
@@ -429,6 +563,26 @@ class Ruleset:
         if initial:
             return "†" in step.markers
         return not ("‡" in step.markers and scenario == IDLE)
+
+
+def bind_steps(
+    tables: Mapping[str, Table],
+    steps: tuple[RePhStep, ...],
+    overrides: Mapping[str, str] | None = None,
+) -> Mapping[str, Table]:
+    """Each table bound to the RePh step its rule number falls under (DESIGN
+    §8): 8.6122 SAN Adjustment to 8.612, ABtF 9.62161 Weather to 9.621. A table
+    whose rule is no RePh step's (an SSR's, rolled in the scenario: KGP3's Mist
+    Change DR) is rolled while the CG scenario is in play (``SCENARIO``).
+    ``overrides`` gives a table's step where its rule number does not tell."""
+    ids = sorted((s.id for s in steps), key=len, reverse=True)
+    bound: dict[str, Table] = {}
+    for table_id, table in tables.items():
+        step = (overrides or {}).get(table_id)
+        if step is None:
+            step = next((i for i in ids if table.rule.startswith(i)), SCENARIO)
+        bound[table_id] = replace(table, step=step)
+    return MappingProxyType(bound)
 
 
 def period_date_key(periods: Mapping[str, str]) -> Callable[[str], tuple[int, int] | None]:

@@ -136,7 +136,9 @@ SAMPLE: dict[str, Any] = {
         "and chit limits belong to their publisher; players type in their own."
     ),
     "attack_chits": {BRITISH: 4, GERMAN: 5},
-    "idle_chits": {BRITISH: 3, GERMAN: 2},
+    # Enough chits for every CG Date of the 9.6161 chart (17 N to 21 EVE: 14
+    # Initiatives at most), so a campaign on the sample can be played through.
+    "idle_chits": {BRITISH: 10, GERMAN: 9},
     "rg_chart": {
         BRITISH: [
             {"id": "I1", "name": "Sample Para Pltn", "cpp": 6, "per_date_max": 2, "cg_max": 6},

@@ -12,14 +12,14 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from cgledger.domain.rulesets.abtf import definition
+from cgledger.domain.rulesets.abtf import definition, record
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
 from cgledger.domain.rulesets.base import (
     CampaignDef,
-    CountedDrm,
     Initiative,
     RePhStep,
     Ruleset,
+    bind_steps,
     period_date_key,
     period_date_normalizer,
 )
@@ -67,23 +67,7 @@ def exhaustion_drm(cg_date: str, state: Mapping[str, Any] | None = None) -> int:
     return CPP_BASE_CHART[cg_date][2]
 
 
-#: DRMs the ledger counts from the CG Date (DESIGN §8): the chart's Campaign
-#: Exhaustion DRM, x of "+x/2 Campaign Exhaustion DRM (FRD)" (9.6181), "+x
-#: Campaign Exhaustion DRM" (9.6201) and 9.6202's British (+x) and German (+y/2)
-#: ones. The chart gives one DRM for both sides; the tables halve it where they say.
-#:
-#: Reading (UNVERIFIED): the 9.6202 EX ("It is the 21PM CG Date ... +4 for
-#: Campaign Exhaustion", the German "+2", i.e. y = 4) disagrees with the chart,
-#: whose 21PM row reads +3 and whose 21EVE row reads +4. Either the OCR shifted
-#: the chart's DRM column by one row or the EX is off by one date; the chart is
-#: the data, so the ledger counts +3 on 21 PM. If the printed chart says
-#: otherwise, correct ``CPP_BASE_CHART`` above (and tests/test_abtf_cpp.py).
-COUNTED_DRMS = (
-    CountedDrm("abtf:9.6181", "exhaustion", "9.6181", exhaustion_drm),
-    CountedDrm("abtf:9.6201", "exhaustion", "9.6201", exhaustion_drm),
-    CountedDrm("abtf:9.6202", "exhaustion-british", "9.6202", exhaustion_drm, (BRITISH,)),
-    CountedDrm("abtf:9.6202", "exhaustion-german", "9.6202", exhaustion_drm, (GERMAN,)),
-)
+COUNTED_DRMS = record.counted_drms(CPP_BASE_CHART)
 
 
 def campaign_exhaustion(cg_date: str) -> dict[str, Any]:
@@ -257,6 +241,8 @@ RULESET = Ruleset(
     normalize_date=period_date_normalizer(PERIODS),
     date_key=period_date_key(PERIODS),
     counted_drms=COUNTED_DRMS,
+    lasting=record.LASTING,
+    table_rules=record.TABLE_RULES,
     new_date_step="9.612",  # 9.6121 New CG Date
     sequence_rule="9.6",
     definition=definition.MODEL,
@@ -283,5 +269,5 @@ RULESET = Ruleset(
         setup_first=(BRITISH, GERMAN),
     ),
     rules=CppRules("abtf", cpp_base, CPP),
-    tables=abtf_tables.TABLES,
+    tables=bind_steps(abtf_tables.TABLES, REPH_STEPS),
 )

@@ -134,6 +134,8 @@ class KgpDefinition(CGDefinition[SideT], Generic[SideT]):
 
     #: 8.6195: "per CG Date per Map Group".
     RG_DATE_MAX_PER_MAP_GROUP: ClassVar[bool] = True
+    #: 8.617: "by mutual consent players may choose to use the optional 8.6171 table(s)".
+    OPTIONAL_RULES: ClassVar[tuple[str, ...]] = ("8.6171",)
 
     rg_chart: Mapping[SideT, Annotated[Sequence[KgpRGEntry], Field(max_length=MAX_RG_PER_SIDE)]] = (
         Field(default_factory=dict, description="each side's RG chart (8.619-8.6197)")

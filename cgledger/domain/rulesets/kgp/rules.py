@@ -32,6 +32,8 @@ from cgledger.domain.errors import (
 from cgledger.domain.requests import Body, Nonce
 from cgledger.domain.rulesets.base import Action, Engine, Rules
 from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.rulesets.kgp.record import HISTORICAL_WEATHER, RANDOM_WEATHER
+from cgledger.domain.visibility import REFEREE
 
 REPLENISH = "8.616"
 PURCHASE = "8.619"
@@ -129,11 +131,13 @@ class ShortageCreate(Body):
     side: str | None = Field(
         default=None, max_length=40, description="Defaults to the caller's side (the German)."
     )
-    scenarios_after_20_am: StrictInt = Field(
+    scenarios_after_20_am: StrictInt | None = Field(
+        default=None,
         ge=0,
         le=100,
-        description="8.618: '+1 DRM ... per CG scenario completed after 20 AM'. Stated by the "
-        "roller and recorded with the roll (the ledger does not record scenarios yet).",
+        description="8.618: '+1 DRM ... per CG scenario completed after 20 AM'. Counted by the "
+        "ledger from the CG-Scenario Ends it recorded (those of the CG Dates from 20 AM on); "
+        "leave it out, or state the same number (another one is 422).",
     )
     client_nonce: str | None = Nonce
 
@@ -286,7 +290,7 @@ class CppRules(Rules):
             raise RuleViolation(
                 f"{step}: {side} already replenished CPP on {line['cg_date']}", rule=step
             )
-        engine.check_step_order(side, step)
+        engine.check_step_order(side, step, ruling=ctx.actor == REFEREE)
         base = self.base(engine.campaign_name, line["cg_date"], side)
         payload = {**engine.rule_payload(side, step), "base": base}
         if base is None:
@@ -331,7 +335,7 @@ class CppRules(Rules):
         if not rgs and not secret:
             raise InvalidInput("name at least one RG (or make the purchase secret)", field="rgs")
         line = _lines(engine, side)[-1]
-        engine.check_step_order(side, purchase)
+        engine.check_step_order(side, purchase, ruling=ctx.actor == REFEREE)
         available = cppbook.left(line)  # halving (9.617) comes after the purchases
         total_cost = sum(cost for _, cost in rgs)
         if total_cost > available:
@@ -361,7 +365,7 @@ class CppRules(Rules):
             raise RuleViolation(
                 f"{RECON}: {side} has already made its Recon dr on {line['cg_date']}", rule=RECON
             )
-        engine.check_step_order(side, RECON)
+        engine.check_step_order(side, RECON, ruling=ctx.actor == REFEREE)
         available = cppbook.left(line)
         if cost > available:
             raise RuleViolation(
@@ -558,10 +562,25 @@ class KgpRules(CppRules):
         return super().step_done(engine, side, step)
 
     def conditions(self, engine: Engine) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        chart = HISTORICAL_WEATHER.get(engine.cg_date)
+        if chart is not None and RANDOM_WEATHER not in engine.options():
+            weather, moon, clouds = chart
+            out["weather"] = {
+                "campaign": {
+                    "value": weather,
+                    "moon_phase": None if moon == "-" else moon,
+                    "cloud_cover": None if clouds == "-" else clouds,
+                    "cg_date": engine.cg_date,
+                    "rule": "8.617",
+                    "source": "KGP Historical Weather Chart",
+                }
+            }
         since = engine.rules.get("shortage", {}).get("since")
         if since is None:
-            return {}
+            return out
         return {
+            **out,
             "ammunition_shortage": {
                 "side": "German",
                 "rule": SHORTAGE,
@@ -569,7 +588,7 @@ class KgpRules(CppRules):
                 "seq": since["seq"],
                 "text": "The German OB suffers from Ammunition Shortage (A19.131) for the "
                 "duration of the CG",
-            }
+            },
         }
 
     def _shortage(self, engine: Engine, ctx: Ctx, body: ShortageCreate) -> int:
@@ -599,8 +618,12 @@ class KgpRules(CppRules):
                 f"{SHORTAGE}: the DR for {engine.cg_date} was made already (event {done})",
                 rule=SHORTAGE,
             )
-        engine.check_step_order(side, SHORTAGE)
-        drm = [tablebook.DrmRequest(SHORTAGE_DRM, count=body.scenarios_after_20_am)]
+        engine.check_step_order(side, SHORTAGE, ruling=ctx.actor == REFEREE)
+        stated = body.scenarios_after_20_am
+        drm = [] if stated is None else [tablebook.DrmRequest(SHORTAGE_DRM, count=stated)]
+        # Counted by the ledger from the scenario ends it recorded; a stated
+        # count that disagrees is refused (422, naming 8.618).
+        drm = engine.with_counted_drms(ctx, table, drm)
         pub, _, result = engine.roll_on(
             ctx, table, drm, {}, secret=False, client_nonce=body.client_nonce
         )

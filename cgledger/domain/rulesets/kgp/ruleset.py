@@ -29,20 +29,17 @@ READINGS OF GARBLED OCR (each is easy to correct here, and only here):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
 
 from cgledger.domain.rulesets.base import (
     CampaignDef,
-    CountedDrm,
     Initiative,
     RePhStep,
     Ruleset,
-    period_date_key,
+    bind_steps,
     period_date_normalizer,
 )
-from cgledger.domain.rulesets.kgp import definition
+from cgledger.domain.rulesets.kgp import definition, record
 from cgledger.domain.rulesets.kgp import tables as kgp_tables
 from cgledger.domain.rulesets.kgp.rules import KgpRules
 
@@ -187,42 +184,11 @@ REPH_STEPS = (
 )
 
 
-def _days_after(day: int) -> Callable[[str, Mapping[str, Any]], int]:
-    """The days a CG Date lies after ``day`` December (its day minus ``day``, at least 0)."""
-
-    def count(cg_date: str, state: Mapping[str, Any]) -> int:
-        del state
-        return max(0, int(cg_date.split(" ", 1)[0]) - day)
-
-    return count
-
-
-def _shortage_in_effect(cg_date: str, state: Mapping[str, Any]) -> int:
-    """1 while 8.618's German Ammunition Shortage is in effect (``KgpRules``)."""
-    del cg_date
-    return 1 if state.get("shortage", {}).get("since") is not None else 0
-
-
-#: DRMs the ledger counts from the CG Date and the record (DESIGN §8).
-COUNTED_DRMS = (
-    # 8.6146: "+1 drm if Ammunition Shortage [8.618] is already in effect".
-    CountedDrm("kgp:8.6146", "ammunition-shortage", "8.6146", _shortage_in_effect),
-    # 8.6201 "Per day after Dec 19 N": the day minus 19 (the 8.6205 EX: 21 AM is
-    # "two days past 19 December").
-    CountedDrm("kgp:8.6201", "days-after-dec-19", "8.6201", _days_after(19)),
-    # KGP13 "Per day after 21 December".
-    CountedDrm("kgp:KGP13", "days-after-dec-21", "KGP13", _days_after(21)),
-)
-
-
 def cpp_base(campaign: str, cg_date: str, side: str) -> int | None:
     """8.6161: the CPP Base # of ``side`` on ``cg_date`` (``None``: a "-" cell)."""
     us, german = CPP_BASE[campaign][cg_date]
     return us if side == US else german
 
-
-#: The periods of a CG Date, in their order within a day.
-PERIODS = {"am": "AM", "pm": "PM", "n": "N"}
 
 RULESET = Ruleset(
     id="kgp",
@@ -230,15 +196,17 @@ RULESET = Ruleset(
     sides=SIDES,
     campaigns=CAMPAIGNS,
     reph_steps=REPH_STEPS,
-    normalize_date=period_date_normalizer(PERIODS),
-    date_key=period_date_key(PERIODS),
-    counted_drms=COUNTED_DRMS,
+    normalize_date=period_date_normalizer(record.PERIODS),
+    date_key=record.date_key,
+    counted_drms=record.COUNTED_DRMS,
+    lasting=record.LASTING,
+    table_rules=record.TABLE_RULES,
     new_date_step="8.612",  # 8.6121 New CG Date
     sequence_rule="8.6",
     definition=definition.MODEL,
     sample_definition=definition.SAMPLE,
     rules=KgpRules("kgp", cpp_base),
-    tables=kgp_tables.TABLES,
+    tables=bind_steps(kgp_tables.TABLES, REPH_STEPS),
     scenario_types=("dual-attack", "german-assault", "us-assault", "idle"),  # 8.6233
     # 8.6232's matrix: its rows are the German chit (its "*" note is about the
     # German Attack Chit), its columns the U.S. chit; keyed here (U.S., German).

@@ -55,9 +55,7 @@ class SgRules(Rules):
     def scenario_end(self, engine: Engine, body: dict[str, Any]) -> dict[str, Any]:
         vp = body["vp"]
         if not isinstance(vp, dict) or set(vp) != {AMERICAN}:
-            raise InvalidInput(
-                '2.91: vp is the American\'s VP scored: {"American": n}', field="vp"
-            )
+            raise InvalidInput('2.91: vp is the American\'s VP scored: {"American": n}', field="vp")
         state = engine.rules.get("vp") or self.initial_state({}, [])["vp"]
         vp_total = state["vp_total"] + vp[AMERICAN]
         # The American's CVP suffered are the CVP the German earned (its losses).

@@ -14,6 +14,7 @@ from cgledger.domain.rulesets.base import (
     CampaignDef,
     RePhStep,
     Ruleset,
+    bind_steps,
     period_date_key,
     period_date_normalizer,
 )
@@ -86,10 +87,11 @@ RULESET = Ruleset(
     normalize_date=period_date_normalizer(PERIODS),
     date_key=period_date_key(PERIODS),
     new_date_step="4.0",  # 4.0 Next CG Scenario
+    lockstep=(AMERICAN, GERMAN),  # 1.2: "American first, complete each step"
     sequence_rule="1.2",  # "complete each step before moving on to the next step"
     definition=definition.MODEL,
     sample_definition=definition.SAMPLE,
-    tables=sg_tables.TABLES,
+    tables=bind_steps(sg_tables.TABLES, REPH_STEPS),
     rules=SgRules(),
     notes="Purchase Points (2.91-2.92) are recorded at each CG-Scenario End; spending them "
     "(3.4, the American Reinforcement Table) is not built yet.",
