@@ -1,0 +1,242 @@
+"""Results that last (DESIGN §8, issue 13 item 3): a table result the rules say
+lasts becomes campaign state, shown under ``conditions`` in ``GET
+/campaigns/{id}`` and the roster and in ``?at=`` reads: 8.6122's SAN, 8.617's
+weather (the Historical Weather Chart, or 8.6171's tables by consent), ABtF
+9.6201's Ammunition Shortage Level, 9.6202's ELR and 9.6216's weather, EC and
+wind; and a roll the rules require (8.6122 at a SAN ≥ 4, 9.6201) stops an advance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import Game, assert_problem, created, ok
+from fastapi.testclient import TestClient
+
+KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
+ABTF = {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"}
+
+
+def _roll(game: Game, role: str, table: str, body: dict[str, Any] | None = None) -> Any:
+    return game.post(role, f"/tables/{table}/rolls", body or {})
+
+
+def _conditions(game: Game, role: str = "referee") -> dict[str, Any]:
+    found: dict[str, Any] = ok(game.get(role))["conditions"]
+    return found
+
+
+def _sample(client: TestClient, ruleset: str, **extra: Any) -> dict[str, Any]:
+    sample: dict[str, Any] = ok(client.get(f"/v1/rulesets/{ruleset}/sample-definition"))
+    return {**sample, **extra}
+
+
+# ---------------------------------------------------------------- 8.6122 SAN
+
+
+def test_8_6122_ex_the_san_adjustment_lasts(kgp: Game) -> None:
+    """8.6122 EX: "The U.S. SAN is currently 6. Due to the +2 drm (6 - 4 = 2) to
+    the U.S. Sniper adjustment dr, an Original dr of ≥ 3 will lower the U.S. SAN
+    to 4." The result is campaign state, seen by both sides and in ``?at=`` reads."""
+    kgp.next_date()  # 19 PM: both sides at 8.612
+    before = kgp.version()
+    assert "san" not in _conditions(kgp)
+    roll = created(_roll(kgp, "US", "kgp:8.6122", {"inputs": {"san": 6}}))
+    original = roll["roll"]["dice"][0]
+    assert roll["final"] == original + 2
+    expected = 4 if original >= 3 else 6
+    for role in ("US", "German", "referee"):
+        san = _conditions(kgp, role)["san"]
+        assert san["US"]["value"] == expected
+        assert (san["US"]["rule"], san["US"]["cg_date"], san["US"]["seq"]) == (
+            "8.6122",
+            "19 PM",
+            roll["seq"],
+        )
+        assert "German" not in san
+    roster = ok(kgp.get("German", "/roster?side=US"))
+    assert roster["conditions"]["san"]["US"]["value"] == expected
+    then = ok(kgp.get("German", f"/roster?side=US&at={before}"))
+    assert "san" not in then["conditions"]
+
+
+def test_the_kept_san_is_the_next_drs_input_and_its_dr_is_required(kgp: Game) -> None:
+    """8.6122: "Each side whose SAN is currently ≥ 4 must make a dr": once the
+    ledger knows the SAN, the dr is required before 8.612 is passed, and the
+    SAN it holds is the dr's input unless the side states another."""
+    kgp.next_date()
+    first = created(_roll(kgp, "US", "kgp:8.6122", {"inputs": {"san": 7}}))
+    kept = 5 if first["final"] >= 5 else 7
+    kgp.next_date()  # 19 N
+    problem = assert_problem(kgp.post("US", "/reph/advance", {"to": "8.613"}), 409)
+    assert problem["detail"].startswith(
+        "8.6122: US makes the SAN Adjustment dr on 19 N before step 8.612 is passed"
+    )
+    # The German's SAN is not on record: its dr is not required of it.
+    created(kgp.post("German", "/reph/advance", {"to": "8.613"}))
+    second = created(_roll(kgp, "US", "kgp:8.6122"))
+    assert second["inputs"] == {"san": kept}
+    assert second["final"] == second["roll"]["dice"][0] + kept - 4
+    created(kgp.post("US", "/reph/advance", {"to": "8.613"}))
+
+
+def test_a_lasting_result_is_not_a_secret_roll(kgp: Game) -> None:
+    kgp.next_date()
+    before = kgp.version()
+    body = {"inputs": {"san": 5}, "secret": True}
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.6122", body), 422)
+    assert problem["detail"].startswith("8.6122: the SAN Adjustment's result lasts (san)")
+    assert kgp.version() == before
+
+
+def test_a_referees_ruling_roll_changes_no_sides_san(kgp: Game) -> None:
+    """The referee may roll any table at any time (DESIGN §8), as a ruling: it
+    belongs to no side, so it moves no side's step and changes no SAN."""
+    created(_roll(kgp, "referee", "kgp:8.6122", {"inputs": {"san": 9}}))
+    assert "san" not in _conditions(kgp)
+    assert ok(kgp.get("US", "/reph"))["current"] == {"US": "8.619", "German": "8.619"}
+
+
+def test_an_undone_san_roll_leaves_no_san(kgp: Game) -> None:
+    """Undo by replay (DESIGN §5) rebuilds the lasting results too."""
+    kgp.next_date()
+    roll = created(_roll(kgp, "US", "kgp:8.6122", {"inputs": {"san": 6}}))
+    assert "san" in _conditions(kgp)
+    created(kgp.post("referee", "/undo-requests", {"seqs": [roll["seq"]], "reason": "ruling"}))
+    assert "san" not in _conditions(kgp)
+    assert ok(kgp.get("US", "/reph"))["current"]["US"] == "8.612"
+
+
+# ---------------------------------------------------------------- 8.617 weather
+
+
+@pytest.mark.parametrize(
+    ("date", "weather", "moon", "clouds"),
+    [
+        ("19 AM", "Extremely Heavy Mist", None, None),
+        ("19 N", "Moderate Mist", "No Moon", "Overcast"),
+        ("20 PM", "Very Heavy Mist", None, None),
+    ],
+)
+def test_8_617_the_historical_weather_chart_gives_the_dates_weather(
+    kgp: Game, date: str, weather: str, moon: str | None, clouds: str | None
+) -> None:
+    kgp.to_date(date)
+    shown = _conditions(kgp, "US")["weather"]["campaign"]
+    assert (shown["value"], shown["moon_phase"], shown["cloud_cover"]) == (weather, moon, clouds)
+    assert (shown["rule"], shown["cg_date"]) == ("8.617", date)
+
+
+def test_8_6171_random_weather_only_by_consent(kgp: Game) -> None:
+    """8.617: "by mutual consent players may choose to use the optional 8.6171
+    table(s)": without it in the CG definition the roll is refused."""
+    kgp.next_date()
+    created(kgp.post("US", "/cpp-replenishments", {}))
+    before = kgp.version()
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.6171"), 409)
+    assert problem["detail"].startswith(
+        "8.6171: the Random Weather tables are used only by mutual consent"
+    )
+    assert kgp.version() == before
+
+
+def test_8_6171_random_weather_lasts_and_its_drms_are_counted(client: TestClient) -> None:
+    definition = _sample(client, "kgp", optional_rules=["8.6171"])
+    game = Game(client, {**KGP, "definition": definition})
+    game.to_date("20 AM")
+    created(game.post("US", "/cpp-replenishments", {}))
+    assert "weather" not in _conditions(game)  # the chart is not used
+    roll = created(_roll(game, "US", "kgp:8.6171"))
+    # "-1 If the current CG Date is AM" is counted by the ledger; nothing else applies.
+    assert [(d["id"], d["value"]) for d in roll["drm"]] == [("am", -1)]
+    weather = _conditions(game, "German")["weather"]["campaign"]
+    assert (weather["rule"], weather["seq"], weather["cg_date"]) == ("8.6171", roll["seq"], "20 AM")
+    bands = {0: "Mist & Overcast", 1: "Mist", 2: "Overcast", 3: "Clear"}
+    assert weather["value"] == bands[roll["outcome"]["band"]]
+    # A stated AM DRM that the date does not have is refused on 20 PM.
+    game.next_date()
+    created(game.post("US", "/cpp-replenishments", {}))
+    problem = assert_problem(_roll(game, "US", "kgp:8.6171", {"drm": [{"id": "am"}]}), 422)
+    assert problem["detail"].startswith("8.6171: am is counted by the ledger")
+    again = created(_roll(game, "US", "kgp:8.6171"))
+    preceding = {"preceding-overcast": "Overcast" in weather["value"], "preceding-clear": False}
+    preceding["preceding-clear"] = weather["value"] == "Clear"
+    applied = {d["id"] for d in again["drm"]}
+    assert applied == {k for k, v in preceding.items() if v}
+
+
+def test_an_unknown_optional_rule_is_422_naming_the_field(client: TestClient) -> None:
+    definition = _sample(client, "kgp", optional_rules=["8.6172"])
+    r = client.post("/v1/campaigns", json={**KGP, "definition": definition})
+    problem = assert_problem(r, 422)
+    assert "optional_rules" in str(problem), problem
+
+
+# ---------------------------------------------------------------- ABtF
+
+
+def test_abtf_9_6201_is_a_required_dr_and_its_level_lasts(client: TestClient) -> None:
+    """9.6201: "Commencing on the 19AM CG Date (and every CG Date thereafter)
+    the British player makes a DR": required before 9.620 is passed; "Shortage
+    increases one Level" lasts (the Level at the start is SSR CG 17's, so the
+    ledger shows the change)."""
+    game = Game(client, {**ABTF, "start_date": "18 N"})
+    game.next_date()  # 19 AM
+    created(game.post("British", "/cpp-replenishments", {}))
+    problem = assert_problem(game.post("British", "/reph/advance", {"to": "9.621"}), 409)
+    assert problem["detail"].startswith(
+        "9.6201: British makes the Ammunition Shortage Level Change DR on 19 AM"
+    )
+    roll = created(_roll(game, "British", "abtf:9.6201"))
+    level = _conditions(game, "German")["ammunition_shortage_level"]["British"]
+    assert level["change"] == (1 if roll["final"] >= 10 else 0)
+    assert "value" not in level
+    created(game.post("British", "/reph/advance", {"to": "9.621"}))
+
+
+def test_abtf_9_6202_elr_changes_add_up(client: TestClient) -> None:
+    """9.6202: "ELR +1" on a Final DR ≤ 2, "ELR -1" on ≥ 13, per side."""
+    game = Game(client, ABTF)
+    game.next_date()  # 18 EVE
+    created(game.post("German", "/cpp-replenishments", {}))
+    total = 0
+    for _ in range(3):  # 18 EVE, 18 N, 19 AM
+        roll = created(_roll(game, "German", "abtf:9.6202"))
+        total += 1 if roll["final"] <= 2 else -1 if roll["final"] >= 13 else 0
+        elr = _conditions(game, "British")["elr"]
+        assert elr["German"]["change"] == total
+        assert "British" not in elr
+        # Once per CG Date: the ELR of the date is rolled, not per unit.
+        problem = assert_problem(_roll(game, "German", "abtf:9.6202"), 409)
+        assert problem["detail"].startswith("9.6202: German has made the ELR Loss/Gain DR")
+        game.next_date()
+        created(game.post("German", "/cpp-replenishments", {}))
+
+
+def test_abtf_weather_lasts_and_the_previous_scenarios_weather_is_counted(
+    client: TestClient,
+) -> None:
+    """9.62161: the British DR for "the weather for the upcoming CG" lasts; on the
+    next scenario's roll the ledger counts "Previous CG Scenario was ..." from it."""
+    game = Game(client, ABTF)
+    game.next_date()  # 18 EVE
+    for side in ("British", "German"):
+        game.advance(side, "9.621")
+    game.choose_chits("attack")
+    first = created(_roll(game, "British", "abtf:9.62161"))
+    assert [d["id"] for d in first["drm"]] == []  # no earlier weather on record, not night
+    weather = _conditions(game, "German")["weather"]["campaign"]
+    assert (weather["value"], weather["rule"]) == (first["outcome"]["text"], "9.62161")
+    game.end_scenario()
+    game.next_date()  # 18 N
+    for side in ("British", "German"):
+        game.advance(side, "9.621")
+    game.choose_chits("attack")
+    second = created(_roll(game, "British", "abtf:9.62161"))
+    previous = {
+        "Mist": "previous-mist",
+        "Overcast": "previous-overcast",
+        "Clear & Gusty": "previous-gusty",
+    }
+    expected = {"night"} | ({previous[weather["value"]]} if weather["value"] in previous else set())
+    assert {d["id"] for d in second["drm"]} == expected
