@@ -240,3 +240,20 @@ def test_abtf_weather_lasts_and_the_previous_scenarios_weather_is_counted(
     }
     expected = {"night"} | ({previous[weather["value"]]} if weather["value"] in previous else set())
     assert {d["id"] for d in second["drm"]} == expected
+
+
+def test_8_6171_consent_given_by_an_approved_amendment(kgp: Game) -> None:
+    """The opponent consents by approving the amendment that adopts 8.6171; until
+    then the Historical Weather Chart stands."""
+    kgp.next_date()
+    created(kgp.post("US", "/cpp-replenishments", {}))
+    patch = {"patch": {"optional_rules": ["8.6171"]}, "reason": "random weather, agreed"}
+    asked = created(kgp.post("US", "/definition-amendments", patch))
+    assert asked["status"] == "pending"
+    assert_problem(_roll(kgp, "US", "kgp:8.6171"), 409)  # not yet consented
+    assert _conditions(kgp)["weather"]["campaign"]["rule"] == "8.617"
+    done = ok(kgp.post("German", f"/definition-amendments/{asked['id']}/approve"))
+    assert done["status"] == "applied"
+    roll = created(_roll(kgp, "US", "kgp:8.6171"))
+    weather = _conditions(kgp)["weather"]["campaign"]
+    assert (weather["rule"], weather["seq"]) == ("8.6171", roll["seq"])

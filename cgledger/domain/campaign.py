@@ -403,7 +403,11 @@ class Campaign(Aggregate):
         self.extendable = p["extendable"]
         self.token_hashes = dict(record["internal"]["token_hashes"])
         if p.get("definition_hash") is not None:
-            self.definition = {"hash": p["definition_hash"], "seq": record["seq"]}
+            self.definition = {
+                "hash": p["definition_hash"],
+                "seq": record["seq"],
+                "options": _options(p["definition"]),
+            }
         self.genesis = {k: p.get(k) for k in ("calendar", "start_date", "cpp", "initial_cpp")}
         self._reset_state()
 
@@ -523,7 +527,11 @@ class Campaign(Aggregate):
         }
 
     def _on_DefinitionAmended(self, record: dict[str, Any], p: dict[str, Any]) -> None:
-        self.definition = {"hash": p["hash"], "seq": record["seq"]}
+        self.definition = {
+            "hash": p["hash"],
+            "seq": record["seq"],
+            "options": _options(p["definition"]),
+        }
         amendment = self.amendments[str(p["amendment"])]
         amendment["status"] = "applied"
         amendment["answer"] = {"seq": record["seq"], "by": p["approved_by"], "note": None}
@@ -919,13 +927,16 @@ class Campaign(Aggregate):
         out, and a roll that names it with another number is refused (422,
         naming the rule) before a die is drawn."""
         out = list(drm)
-        for counted in self.ruleset.counted(table.id):
+        counted_drms = self.ruleset.counted(table.id)
+        facts = self.facts(ctx.actor) if counted_drms else None
+        for counted in counted_drms:
             definition = table.drm(counted.drm)
             assert definition is not None  # checked when the ruleset was built
             per, fixed = definition.kind == "per", definition.kind == "fixed"
             if counted.by_side and ctx.actor == REFEREE:
                 continue  # the ruling names it; the referee has no chits of its own
-            expected = counted.count(self.facts(ctx.actor))
+            assert facts is not None
+            expected = counted.count(facts)
             if expected is None:
                 continue  # the record cannot tell: the roller's own DRM stands
             named = [d for d in out if d.id == counted.drm]
@@ -1769,8 +1780,7 @@ class Campaign(Aggregate):
         e.g. 8.6171's Random Weather "by mutual consent")."""
         if self.definition is None:
             return frozenset()
-        doc = self.record(int(self.definition["seq"]))["payload"].get("definition") or {}
-        return frozenset(doc.get("optional_rules") or ())
+        return frozenset(self.definition.get("options") or ())
 
     def conditions(self) -> dict[str, Any]:
         """Results that last (DESIGN §8), shown with the campaign, its rosters
@@ -2060,6 +2070,11 @@ class Campaign(Aggregate):
         _TRIGGERS.get(kind, Campaign._rule_recorded)(self, record)
         self.history.remember(record)
         return record
+
+
+def _options(definition: Mapping[str, Any] | None) -> list[str]:
+    """The optional rules a CG definition adopts (``optional_rules``)."""
+    return sorted((definition or {}).get("optional_rules") or ())
 
 
 def _moves_state(kind: str, payload: Mapping[str, Any]) -> bool:
