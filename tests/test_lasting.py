@@ -145,7 +145,9 @@ def test_8_6171_random_weather_lasts_and_its_drms_are_counted(client: TestClient
     game = Game(client, {**KGP, "definition": definition})
     game.to_date("20 AM")
     created(game.post("US", "/cpp-replenishments", {}))
-    assert "weather" not in _conditions(game)  # the chart is not used
+    # The chart is not used: the weather on record is 8.6171's, of an earlier date.
+    earlier = _conditions(game)["weather"]["campaign"]
+    assert (earlier["rule"], earlier["cg_date"]) == ("8.6171", "19 N")
     roll = created(_roll(game, "US", "kgp:8.6171"))
     # "-1 If the current CG Date is AM" is counted by the ledger; nothing else applies.
     assert [(d["id"], d["value"]) for d in roll["drm"]] == [("am", -1)]
@@ -257,3 +259,26 @@ def test_8_6171_consent_given_by_an_approved_amendment(kgp: Game) -> None:
     roll = created(_roll(kgp, "US", "kgp:8.6171"))
     weather = _conditions(kgp)["weather"]["campaign"]
     assert (weather["rule"], weather["seq"]) == ("8.6171", roll["seq"])
+
+
+def test_8_6171_mist_density_follows_a_mist_result_only(client: TestClient) -> None:
+    """8.6171: "Also make a subsequent dr on the KGP Random Mist Density Table"
+    (the Mist results' '†' note); "There is no Mist initially" after the others."""
+    definition = _sample(client, "kgp", optional_rules=["8.6171"])
+    game = Game(client, {**KGP, "definition": definition})
+    game.next_date()
+    created(game.post("US", "/cpp-replenishments", {}))
+    problem = assert_problem(_roll(game, "US", "kgp:8.6171-mist"), 409)
+    assert problem["detail"].startswith("8.6171: the Mist Density dr follows a Random Weather")
+    weather = created(_roll(game, "US", "kgp:8.6171"))
+    if "Mist" in weather["outcome"]["text"]:
+        # Required before 8.617 is passed, then made once.
+        problem = assert_problem(game.post("US", "/reph/advance", {"to": "8.619"}), 409)
+        assert problem["detail"].startswith("8.6171: US makes the KGP Random Mist Density")
+        density = created(_roll(game, "US", "kgp:8.6171-mist"))
+        assert _conditions(game)["mist_density"]["campaign"]["seq"] == density["seq"]
+        assert_problem(_roll(game, "US", "kgp:8.6171-mist"), 409)
+    else:
+        assert_problem(_roll(game, "US", "kgp:8.6171-mist"), 409)
+        assert "mist_density" not in _conditions(game)
+    created(game.post("US", "/reph/advance", {"to": "8.619"}))

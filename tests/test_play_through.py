@@ -274,6 +274,7 @@ class Play:
                 assert pair is not None
                 scenario = self.choose(pair)
         self.scenarios[date] = scenario
+        self.after_initiative(scenario)
         if scenario == IDLE:
             # 8.6232 note 2: an Idle date returns both sides to New CG Date.
             view = self.reph()
@@ -292,6 +293,10 @@ class Play:
         self.end_scenario({"cvp": cvp, **self.scenario_extra(date)})
         self.walk(self.new_date_step)
         return scenario
+
+    def after_initiative(self, scenario: str) -> None:
+        """What the rules have done once the scenario type is known."""
+        del scenario
 
     def scenario_extra(self, date: str) -> dict[str, Any]:
         del date
@@ -576,6 +581,26 @@ class AbtfPlay(Play):
     def __init__(self, client: TestClient) -> None:
         super().__init__(client, ABTF)
         self.purchased: dict[str, int] = {}
+
+    def after_initiative(self, scenario: str) -> None:
+        """9.6215: a Dual Assault's First Move dr (the German's); 9.6216: the
+        British weather, EC and wind, in that order, for a generated scenario."""
+        if scenario in (IDLE, "initial"):
+            for table, rule in (("abtf:9.62161", "9.62161"), ("abtf:9.6215", "9.6215")):
+                self.refuse(self.sides[0 if rule == "9.62161" else 1],
+                            f"/tables/{table}/rolls", {}, rule)  # fmt: skip
+            return
+        self.refuse("British", "/tables/abtf:9.62163/rolls", {}, "9.62163")  # weather first
+        for table in ("abtf:9.62161", "abtf:9.62163", "abtf:9.62164"):
+            out = self.roll("British", table)
+            night = self.cg_date.endswith(" N")
+            assert ("night" in {d["id"] for d in out["drm"]}) is night
+        if scenario == "dual-attack":
+            self.roll("German", "abtf:9.6215")
+        else:
+            self.refuse("German", "/tables/abtf:9.6215/rolls", {}, "9.6215")
+        weather = self.conditions()["weather"]["campaign"]
+        assert (weather["cg_date"], weather["rule"]) == (self.cg_date, "9.62161")
 
     def on_step(self, side: str, step: str) -> None:
         date = self.cg_date

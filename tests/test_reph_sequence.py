@@ -273,3 +273,42 @@ def test_sg_1_2_no_side_jumps_to_the_next_scenario_alone(client: TestClient) -> 
     created(game.post("American", "/cg-dates", nxt))
     began = created(game.post("German", "/cg-dates", nxt))
     assert began["cg_date"] == "6 Afternoon"
+
+
+def test_undoing_an_action_undoes_the_steps_built_on_it(kgp: Game) -> None:
+    """Undo by replay (DESIGN §5): a roll that moved a side into a later step
+    is built on the action before it, so an undo of that action must take the
+    roll too; the side then stands where it stood before."""
+    kgp.next_date()  # 19 PM
+    repl = created(kgp.post("German", "/cpp-replenishments", {}))
+    roll = created(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))
+    assert ok(kgp.get("German", "/reph"))["current"]["German"] == "8.620"
+    alone = {"seqs": [repl["seq"]], "reason": "wrong"}
+    problem = assert_problem(kgp.post("German", "/undo-requests", alone), 409)
+    assert f"events {roll['seq']} were built on it" in problem["detail"]
+    both = {"seqs": [repl["seq"], roll["seq"]], "reason": "wrong, and the roll after it"}
+    asked = created(kgp.post("German", "/undo-requests", both))
+    ok(kgp.post("US", f"/undo-requests/{asked['id']}/approve"))
+    view = ok(kgp.get("German", "/reph"))
+    assert view["current"]["German"] == "8.612"
+    assert _status(view, "German")["8.616"] == "pending"
+    created(kgp.post("German", "/cpp-replenishments", {}))
+
+
+def test_a_further_roll_in_the_same_step_is_undone_alone(kgp_reph: Game) -> None:
+    """A second roll in the step a side is at changes no state: a dispute may
+    revert it on its own, whatever the opponent did since."""
+    game = kgp_reph
+    created(game.post("US", "/tables/kgp:8.610/rolls", {}))
+    second = created(game.post("US", "/tables/kgp:8.610/rolls", {}))
+    created(game.post("German", "/reph/advance", {"to": "8.606"}))
+    dispute = created(game.post("German", "/disputes", {"seq": second["seq"], "claim": "twice"}))
+    done = ok(
+        game.post(
+            "referee",
+            f"/disputes/{dispute['id']}/resolve",
+            {"decision": "revert", "note": "rolled once too often"},
+        )
+    )
+    assert done["status"] == "reverted", done
+    assert ok(game.get("US", "/reph"))["current"]["US"] == "8.610"

@@ -263,6 +263,8 @@ class Campaign(Aggregate):
         if not is_state and _moves_state(kind, p):
             kept = self._roll_entry(values)
             if kept is not None:
+                # Kept, so an undo of an earlier state event sees it built on it.
+                self.revertible[str(seq)] = undobook.entry(record, state=True)
                 self.state_log.append({"seq": seq, "type": kind, "values": kept})
                 self._on_state(kind, seq, kept)
             return
@@ -286,6 +288,8 @@ class Campaign(Aggregate):
         replayed again, from ``state_log``, after an undo)."""
         if kind == "CGDateReady":
             self.ready[values["side"]] = values["next"]
+            # Ready for New CG Date: the side has completed the steps before it.
+            self.steps[values["side"]] = values["step"]
         elif kind == "CGDateBegan":
             self.ready = {}
             self.awaiting_new_date = False
@@ -1496,8 +1500,8 @@ class Campaign(Aggregate):
         ]
         for record in records:
             if record["type"] in undobook.ROLL_ONLY:
-                state = _moves_state(record["type"], record["payload"])
-                book[str(record["seq"])] = undobook.entry(record, state=state)
+                # A roll that changed state is in ``revertible`` already.
+                book[str(record["seq"])] = undobook.entry(record, state=False)
         return book
 
     def undo_book(self) -> undobook.Book:
@@ -2078,9 +2082,10 @@ def _options(definition: Mapping[str, Any] | None) -> list[str]:
 
 
 def _moves_state(kind: str, payload: Mapping[str, Any]) -> bool:
-    """Whether a roll event also changes campaign state: a side's table roll in
-    its RePh step moves the side to that step (DESIGN §8), so an undo replays it
-    with the state events (its entry is kept in ``state_log``)."""
+    """Whether a roll event may also change campaign state: a side's table roll
+    in its RePh step moves the side to that step (DESIGN §8); where it changes
+    something (``Campaign._roll_entry``) an undo replays it with the state
+    events (its entry is kept in ``state_log`` and ``revertible``)."""
     return kind == "TableRolled" and "step" in payload
 
 

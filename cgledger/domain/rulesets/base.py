@@ -98,10 +98,14 @@ class Facts:
     def since_last(self, scenario: str | None) -> tuple[DateFacts, ...]:
         """The CG Dates after the last one whose scenario type is ``scenario``
         (all of them if none was), the current one included."""
-        out: list[DateFacts] = []
-        for d in self.dates:
-            out = [] if d.scenario == scenario else [*out, d]
-        return tuple(out)
+        last = max((i for i, d in enumerate(self.dates) if d.scenario == scenario), default=-1)
+        return self.dates[last + 1 :]
+
+    @property
+    def scenario(self) -> str | None:
+        """The scenario type of the current CG Date ("initial", "idle",
+        "dual-attack", ...; ``None`` while its Initiative is not determined)."""
+        return self.dates[-1].scenario if self.dates else None
 
     def last(self, key: str, *, before: bool = False) -> dict[str, Any] | None:
         """The last recorded value of a lasting result (``Lasting.key``) of the

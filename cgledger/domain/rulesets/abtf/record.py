@@ -172,6 +172,48 @@ def _san_at_least(threshold: int) -> Callable[[Facts], bool]:
     return required
 
 
+def _with_the_initiative(facts: Facts) -> str | None:
+    """9.62133a: the Dual Attack's setup dr is made with the Initiative that
+    generates it (``POST /initiative`` rolls it), never by hand."""
+    del facts
+    return "9.62133a: the Dual Attack setup dr is made when both Initiative chits are revealed"
+
+
+def _dual_assault_only(facts: Facts) -> str | None:
+    """9.6215: "For British or German Assaults, see 9.62133. For Dual Assaults,
+    the German player now makes a dr"."""
+    if facts.scenario == "dual-attack":
+        return None
+    return (
+        f"9.6215: the First Move dr is made for a Dual Assault; this CG Date's scenario is "
+        f"{facts.scenario or 'not determined yet (9.6213)'}"
+    )
+
+
+def _scenario_weather(rule: str, after: str | None) -> Callable[[Facts], str | None]:
+    """9.6216 "The weather, NVR (if required), EC, and Wind Force ... are now
+    determined", for "the upcoming CG Scenario": once Initiative Determination
+    (9.6213) generated one (not the Initial Scenario's, nor an Idle date's), in
+    the numbered order (9.62161 weather, 9.62163 EC, 9.62164 wind)."""
+
+    def refuse(facts: Facts) -> str | None:
+        if facts.scenario in (None, IDLE, "initial"):
+            what = {None: "no scenario is determined yet (9.6213)", IDLE: "an Idle date"}
+            why = what.get(facts.scenario, "the Initial Scenario has its own")
+            return f"{rule}: rolled for a CG Scenario that 9.6213 generated; {why}"
+        if after is not None:
+            found = facts.last(after)
+            if found is None or found["cg_date"] != facts.cg_date:
+                return f"{rule}: the steps of 9.6216 go in order; the {after} comes first"
+        return None
+
+    return refuse
+
+
+def _scenario_generated(facts: Facts) -> bool:
+    return facts.scenario not in (None, IDLE, "initial")
+
+
 #: Each made once per CG Date: a SAN, a Level, an ELR, the weather of the date.
 TABLE_RULES = (
     # 9.6201: "the British player makes a DR" on each CG Date from 19 AM.
@@ -181,7 +223,21 @@ TABLE_RULES = (
     TableRule("abtf:9.61221", "9.61221", required=_san_at_least(4), once=True),
     TableRule("abtf:9.61222", "9.61222", required=_san_at_least(5), once=True),
     TableRule("abtf:9.6202", "9.6202", once=True),
-    TableRule(_WEATHER, "9.62161", once=True),
-    TableRule(_EC, "9.62163", once=True),
-    TableRule(_WIND, "9.62164", once=True),
-)
+    TableRule("abtf:9.6213a", "9.62133a", refuse=_with_the_initiative),
+    TableRule(
+        "abtf:9.6215", "9.6215", refuse=_dual_assault_only,
+        required=lambda facts: facts.scenario == "dual-attack", once=True,
+    ),
+    TableRule(
+        _WEATHER, "9.62161", refuse=_scenario_weather("9.62161", None),
+        required=_scenario_generated, once=True,
+    ),
+    TableRule(
+        _EC, "9.62163", refuse=_scenario_weather("9.62163", "weather"),
+        required=_scenario_generated, once=True,
+    ),
+    TableRule(
+        _WIND, "9.62164", refuse=_scenario_weather("9.62164", "ec"),
+        required=_scenario_generated, once=True,
+    ),
+)  # fmt: skip

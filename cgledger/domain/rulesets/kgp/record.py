@@ -152,13 +152,57 @@ def _san_at_least_4(facts: Facts) -> bool:
     return found is not None and isinstance(found["value"], int) and found["value"] >= 4
 
 
+def _mist_density(facts: Facts) -> str | None:
+    """8.6171's Mist Density dr is "a subsequent dr" after a Random Weather DR
+    of Mist (its '†' note; "There is no Mist initially" after the others)."""
+    refused = _by_consent(facts)
+    if refused is not None:
+        return refused
+    if _mist_today(facts):
+        return None
+    return (
+        "8.6171: the Mist Density dr follows a Random Weather DR of Mist on this CG Date "
+        "(its '†' note); there is none on record"
+    )
+
+
+def _mist_today(facts: Facts) -> bool:
+    found = facts.last("weather")
+    return (
+        found is not None
+        and found["cg_date"] == facts.cg_date
+        and found["rule"] == RANDOM_WEATHER
+        and "Mist" in str(found["value"])
+    )
+
+
+def _with_the_initiative(facts: Facts) -> str | None:
+    """8.6233a: the Dual Attack's setup dr is made with the Initiative that
+    generates it (``POST /initiative`` rolls it), never by hand."""
+    del facts
+    return "8.6233a: the Dual Attack setup dr is made when both Initiative chits are revealed"
+
+
+def _dual_attack_only(facts: Facts) -> str | None:
+    """8.625's Dual Attack Table: "If this is an Assault scenario, the side
+    setting up second always moves first" (8.6233); the table is a Dual Attack's."""
+    if facts.scenario == "dual-attack":
+        return None
+    return f"8.625: the Dual Attack Table is rolled in a Dual Attack, not a {facts.scenario} date"
+
+
 #: 8.6171 "the U.S. player makes a DR ... for the current CG Date" and "a
-#: subsequent dr"; 8.6122 "must make a dr": each once per CG Date.
+#: subsequent dr" (after Mist); 8.6122 "must make a dr": each once per CG Date.
 TABLE_RULES = (
-    TableRule("kgp:8.6171", "8.6171", refuse=_by_consent, once=True),
-    TableRule("kgp:8.6171-mist", "8.6171", refuse=_by_consent, once=True),
+    TableRule(
+        "kgp:8.6171", "8.6171", refuse=_by_consent,
+        required=lambda facts: RANDOM_WEATHER in facts.options, once=True,
+    ),
+    TableRule("kgp:8.6171-mist", "8.6171", refuse=_mist_density, required=_mist_today, once=True),
     TableRule("kgp:8.6122", "8.6122", required=_san_at_least_4, once=True),
-)
+    TableRule("kgp:8.6233a", "8.6233a", refuse=_with_the_initiative),
+    TableRule("kgp:8.625", "8.625", refuse=_dual_attack_only, once=True),
+)  # fmt: skip
 
 #: 8.617 KGP HISTORICAL WEATHER CHART: CG Weather, Moon Phase, Cloud Cover ("-": none given).
 HISTORICAL_WEATHER: Mapping[str, tuple[str, str, str]] = MappingProxyType(
