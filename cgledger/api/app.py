@@ -64,6 +64,7 @@ from cgledger.api.models import (
 from cgledger.api.openapi import install_exact_openapi
 from cgledger.api.reph import install_reph_routes
 from cgledger.api.schemas import CampaignCreate, CGDateCreate, RollCreate, TableRollCreate
+from cgledger.api.territory import install_territory_routes
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import DomainError, NotFound
 from cgledger.domain.rulesets import REGISTRY, Action, Ruleset
@@ -105,6 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_audit_routes(app)
     install_definition_routes(app)
     install_reph_routes(app)
+    install_territory_routes(app)
     install_exact_openapi(app)
     install_metrics(app)
     app.add_middleware(CampaignCaching)

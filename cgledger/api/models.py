@@ -528,3 +528,29 @@ class DisputeView(_Open):
 
 class DisputePage(Page):
     items: list[DisputeView]
+
+
+class ControlLocation(BaseModel):
+    hex: str
+    level: int
+    #: The side that Controls it; ``null``: uncontrolled.
+    side: str | None
+    #: The event that recorded it; ``null``: the definition's ``initial_control``.
+    seq: int | None
+
+
+class MapGroupControl(BaseModel):
+    map_group: str
+    locations: list[ControlLocation]
+
+
+class ControlView(BaseModel):
+    """Control of each map group's Locations (DESIGN §9): those controlled, or
+    whose Control was recorded; a hex not listed is uncontrolled."""
+
+    cg_date: str
+    map_groups: list[MapGroupControl]
+    version: int
+    #: The seq this request appended.
+    seq: int | None = None
+    checkpoint: Checkpoint | None = None

@@ -48,14 +48,15 @@ SEED_BYTES = 32
 #: is read by key, ``cgledger.domain.history``; 5: a ruleset gained a CPP
 #: roster (9.616-9.617), so its snapshots of schema 4 hold a ``rules`` state of
 #: the wrong shape; 6: the Initiative and the RePh sequence; 7: table rolls
-#: bound to their step, the results that last, each CG-Scenario End's CVP).
-SCHEMA = 7
+#: bound to their step, the results that last, each CG-Scenario End's CVP;
+#: 8: Control, DESIGN §9).
+SCHEMA = 8
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
 _STATE_KEYS = frozenset(
     {
         "side", "cg_date", "step", "next", "chit", "chits", "scenario", "setup_first",
-        "body", "by", "cvp",
+        "body", "by", "cvp", "map_group", "locations",
     }
 )  # fmt: skip
 #: The engine's own state events; a ruleset adds its ``Rules.state_events``.
@@ -165,6 +166,10 @@ class Campaign(Aggregate):
         #: "rule", "before"}``.
         self.rolled_tables: dict[str, list[str]] = {}
         self.lasting: dict[str, dict[str, dict[str, Any]]] = {}
+        #: Control recorded (DESIGN §9), by map group, by Location ("hex/level"):
+        #: ``{"side", "seq"}``; a Location not here has its definition's
+        #: ``initial_control`` (level 0) or none.
+        self.control: dict[str, dict[str, dict[str, Any]]] = {}
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -305,6 +310,10 @@ class Campaign(Aggregate):
             self.steps[values["side"]] = values["step"]
         elif kind == "TableRolled":
             self._on_table_rolled(seq, values)
+        elif kind == "ControlRecorded":
+            group = self.control.setdefault(values["map_group"], {})
+            for loc in values["locations"]:
+                group[f"{loc['hex']}/{loc['level']}"] = {"side": loc["side"], "seq": seq}
         elif kind == "ScenarioEndProposed":
             self.scenario_end_proposal = {"side": values["by"], "body": values["body"], "seq": seq}
         elif kind == "ScenarioEnded":
@@ -430,6 +439,7 @@ class Campaign(Aggregate):
         self.awaiting_new_date = False
         self.rolled_tables = {}
         self.lasting = {}
+        self.control = {}
         self.rules = self.ruleset.rules.initial_state(g, self.sides)
 
     def _rebuild_state(self) -> None:
@@ -1785,6 +1795,90 @@ class Campaign(Aggregate):
         if self.definition is None:
             return frozenset()
         return frozenset(self.definition.get("options") or ())
+
+    # ------------------------------------------------------------------ Control (§9)
+
+    def definition_doc(self) -> dict[str, Any]:
+        """The CG definition in force (read from the event that holds it)."""
+        if self.definition is None:
+            return {}
+        doc: dict[str, Any] = self.record(int(self.definition["seq"]))["payload"]["definition"]
+        return doc
+
+    def record_control(self, ctx: Ctx, map_group: str, locations: list[dict[str, Any]]) -> int:
+        """DESIGN §9: record Control of Locations of a map group, as one public
+        event (``side`` null: uncontrolled). Each Location is a hex of the map
+        group at one of its levels; a side records it, or the referee, and the
+        opponent may dispute it like any event."""
+        self._require_role(ctx)
+        groups = {g["id"]: g for g in self.definition_doc().get("map_groups") or ()}
+        group = groups.get(map_group)
+        if group is None:
+            known = ", ".join(sorted(groups)) or "none"
+            raise InvalidInput(
+                f"no map group {map_group!r} in the CG definition (its map groups: {known})",
+                field="map_group",
+            )
+        hexes = {h["hex"]: h for h in group["hexes"]}
+        seen: set[tuple[str, int]] = set()
+        for i, loc in enumerate(locations):
+            where = f"locations[{i}]"
+            found = hexes.get(loc["hex"])
+            if found is None:
+                raise InvalidInput(
+                    f"{loc['hex']!r} is not a hex of map group {map_group!r}", field=f"{where}.hex"
+                )
+            if loc["level"] not in (found.get("levels") or [0]):
+                raise InvalidInput(
+                    f"{loc['hex']} has no level {loc['level']} (its levels: "
+                    f"{found.get('levels') or [0]})",
+                    field=f"{where}.level",
+                )
+            if loc["side"] is not None and loc["side"] not in self.sides:
+                raise InvalidInput(
+                    f"{loc['side']!r} is not a side of this campaign ({', '.join(self.sides)}) "
+                    "nor null (uncontrolled)",
+                    field=f"{where}.side",
+                )
+            if (loc["hex"], loc["level"]) in seen:
+                raise InvalidInput(
+                    f"{loc['hex']} level {loc['level']} is listed twice", field=f"{where}.hex"
+                )
+            seen.add((loc["hex"], loc["level"]))
+        payload = {
+            "by": ctx.actor,
+            "cg_date": self.cg_date,
+            "map_group": map_group,
+            "locations": [
+                {"hex": loc["hex"], "level": loc["level"], "side": loc["side"]} for loc in locations
+            ],
+        }
+        return self.append(ctx, "ControlRecorded", payload, {}, owner=None)
+
+    def control_view(self, map_group: str | None) -> dict[str, Any]:
+        """``GET /control``: each map group's Locations that are controlled, or
+        whose Control was recorded, with the side (null: uncontrolled) and the
+        seq that recorded it (null: the definition's ``initial_control``)."""
+        groups = list(self.definition_doc().get("map_groups") or ())
+        if map_group is not None:
+            groups = [g for g in groups if g["id"] == map_group]
+            if not groups:
+                raise NotFound(f"no map group {map_group!r} in the CG definition")
+        out = []
+        for group in groups:
+            found: dict[str, dict[str, Any]] = {
+                f"{hx}/0": {"side": side, "seq": None}
+                for hx, side in (group.get("initial_control") or {}).items()
+            }
+            found.update(self.control.get(group["id"], {}))
+            order = {h["hex"]: i for i, h in enumerate(group["hexes"])}
+            items = []
+            for key, entry in found.items():
+                hx, _, level = key.rpartition("/")
+                items.append({"hex": hx, "level": int(level), **entry})
+            items.sort(key=lambda x: (order.get(x["hex"], len(order)), x["level"]))
+            out.append({"map_group": group["id"], "locations": items})
+        return {"cg_date": self.cg_date, "map_groups": out, "version": self.version}
 
     def conditions(self) -> dict[str, Any]:
         """Results that last (DESIGN §8), shown with the campaign, its rosters

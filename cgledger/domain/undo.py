@@ -44,6 +44,7 @@ STATE_EVENTS = frozenset(
         "RePhAdvanced",
         "ScenarioEndProposed",
         "ScenarioEnded",
+        "ControlRecorded",
     }
 )
 UNDO = "UndoApplied"
