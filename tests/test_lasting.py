@@ -149,8 +149,12 @@ def test_8_6171_random_weather_lasts_and_its_drms_are_counted(client: TestClient
     earlier = _conditions(game)["weather"]["campaign"]
     assert (earlier["rule"], earlier["cg_date"]) == ("8.6171", "19 N")
     roll = created(_roll(game, "US", "kgp:8.6171"))
-    # "-1 If the current CG Date is AM" is counted by the ledger; nothing else applies.
-    assert [(d["id"], d["value"]) for d in roll["drm"]] == [("am", -1)]
+    # "-1 If the current CG Date is AM" and the preceding CG Date's (19 N) weather
+    # are counted by the ledger.
+    preceding = {("preceding-overcast", -1)} if "Overcast" in earlier["value"] else set()
+    if earlier["value"] == "Clear":
+        preceding = {("preceding-clear", 1)}
+    assert {(d["id"], d["value"]) for d in roll["drm"]} == {("am", -1)} | preceding
     weather = _conditions(game, "German")["weather"]["campaign"]
     assert (weather["rule"], weather["seq"], weather["cg_date"]) == ("8.6171", roll["seq"], "20 AM")
     bands = {0: "Mist & Overcast", 1: "Mist", 2: "Overcast", 3: "Clear"}

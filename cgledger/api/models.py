@@ -554,3 +554,24 @@ class ControlView(BaseModel):
     #: The seq this request appended.
     seq: int | None = None
     checkpoint: Checkpoint | None = None
+
+
+class LvpRow(BaseModel):
+    """One CG-Scenario End or Idle date (8.6032-8.6033, 8.6234)."""
+
+    cg_date: str
+    scenario: str | None
+    start_lvp: dict[str, int]
+    current_lvp: dict[str, int]
+    cg_lvp: dict[str, int]
+    cvp: dict[str, int] | None
+    #: The scenario's winner where the rules decide it; ``null`` otherwise.
+    winner: str | None
+    #: The rule that decided the winner, or why none is named.
+    rule: str
+
+
+class LvpView(BaseModel):
+    map_group_totals: dict[str, int]
+    rows: list[LvpRow]
+    version: int

@@ -1,7 +1,9 @@
-"""Control of a campaign's map groups (DESIGN §9): ``POST /control`` records
-Control of Locations as one public event, ``GET /control`` reads it, as of any
-event with ``at``. No rule lives here: ``Campaign.record_control`` checks the
-Locations against the CG definition's map groups."""
+"""Control of a campaign's map groups and the LVP totals (DESIGN §9): ``POST
+/control`` records Control of Locations as one public event, ``GET /control``
+reads it and ``GET /lvp`` the LVP by CG-Scenario End, as of any event with
+``at``. No rule lives here: ``Campaign.record_control`` checks the Locations
+against the CG definition's map groups, and ``Campaign.lvp_view`` lists what
+each CG-Scenario End recorded."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from pydantic import Field
 
 from cgledger.api.audit import At, as_of
 from cgledger.api.deps import Auth, CampaignId, IdempotencyKey, IfMatch, _appended, _etag, run
-from cgledger.api.models import ControlView
+from cgledger.api.models import ControlView, LvpView
 from cgledger.domain.requests import Body
 
 MAX_LOCATIONS = 2_000
@@ -82,3 +84,18 @@ def install_territory_routes(app: FastAPI) -> None:
         Control was recorded; a hex not listed is uncontrolled."""
         _etag(response, caller.campaign)
         return as_of(caller.ledger, caller.campaign, at).control_view(map_group)
+
+    @app.get(
+        "/v1/campaigns/{campaign_id}/lvp",
+        tags=["territory"],
+        response_model=LvpView,
+    )
+    def get_lvp(
+        campaign_id: CampaignId, response: Response, caller: Auth, at: At = None
+    ) -> dict[str, Any]:
+        """The LVP of each map group, and one row per CG-Scenario End (its
+        Current-LVP Totals at start and end, the new CG-LVP Totals of 8.6033,
+        the CVP, and the winner by 8.6234 with the rule that decided) or Idle
+        date."""
+        _etag(response, caller.campaign)
+        return as_of(caller.ledger, caller.campaign, at).lvp_view()

@@ -56,7 +56,7 @@ SCHEMA = 8
 _STATE_KEYS = frozenset(
     {
         "side", "cg_date", "step", "next", "chit", "chits", "scenario", "setup_first",
-        "body", "by", "cvp", "map_group", "locations",
+        "body", "by", "cvp", "map_group", "locations", "lvp",
     }
 )  # fmt: skip
 #: The engine's own state events; a ruleset adds its ``Rules.state_events``.
@@ -159,6 +159,8 @@ class Campaign(Aggregate):
         self.scenarios_ended = 0
         #: Each CG-Scenario End's CVP earned, by CG Date (``facts``).
         self.scenario_ends: dict[str, dict[str, int]] = {}
+        #: Each CG-Scenario End's LVP (8.6032-8.6033, 8.6234), by CG Date.
+        self.lvp_rows: dict[str, dict[str, Any]] = {}
         self.awaiting_new_date = False
         #: The tables each side rolled in its RePh steps on this CG Date
         #: (``TableRule.required``), and the results that last (``Ruleset.lasting``):
@@ -320,6 +322,8 @@ class Campaign(Aggregate):
             self.scenario_end_proposal = None
             self.scenarios_ended += 1
             self.scenario_ends[values["cg_date"]] = dict(values.get("cvp") or {})
+            if values.get("lvp") is not None:
+                self.lvp_rows[values["cg_date"]] = dict(values["lvp"])
             self.awaiting_new_date = True
             first = self.ruleset.reph_steps[0].id
             self.steps = dict.fromkeys(self.sides, first)
@@ -436,6 +440,7 @@ class Campaign(Aggregate):
         self.scenario_end_proposal = None
         self.scenarios_ended = 0
         self.scenario_ends = {}
+        self.lvp_rows = {}
         self.awaiting_new_date = False
         self.rolled_tables = {}
         self.lasting = {}
@@ -1855,6 +1860,87 @@ class Campaign(Aggregate):
         }
         return self.append(ctx, "ControlRecorded", payload, {}, owner=None)
 
+    def current_lvp(self) -> dict[str, int] | None:
+        """8.6032: each side's Current-LVP Total, the LVP of the Locations it
+        Controls now, over every map group; ``None`` where the CG definition
+        gives no LVP. A hex's LVP goes with Control of its ground Location
+        (level 0, or its lowest level: the reading taken, DESIGN §9 stores LVP
+        per hex)."""
+        groups = self.definition_doc().get("map_groups") or ()
+        if not any(h.get("lvp") for g in groups for h in g["hexes"]):
+            return None
+        totals = dict.fromkeys(self.sides, 0)
+        for group in groups:
+            recorded = self.control.get(group["id"], {})
+            initial = group.get("initial_control") or {}
+            for h in group["hexes"]:
+                if not h.get("lvp"):
+                    continue
+                levels = h.get("levels") or [0]
+                ground = 0 if 0 in levels else min(levels)
+                entry = recorded.get(f"{h['hex']}/{ground}")
+                side = entry["side"] if entry is not None else initial.get(h["hex"])
+                if side in totals:
+                    totals[side] += h["lvp"]
+        return totals
+
+    def _scenario_lvp(self, scenario: str | None) -> dict[str, Any] | None:
+        """What CG-Scenario End records of LVP: the Current-LVP Totals at the
+        scenario's start (the last scenario end's, or from ``initial_control``)
+        and now, the new CG-LVP Totals (8.6033: "adding its Current-LVP Total to
+        its preceding CG Date's CG-LVP Total") and the winner the ruleset's
+        victory rules give (8.6234), with the rule that decided."""
+        current = self.current_lvp()
+        if current is None:
+            return None
+        last = list(self.lvp_rows.values())[-1] if self.lvp_rows else None
+        if last is not None:
+            start, before = dict(last["current_lvp"]), dict(last["cg_lvp"])
+        else:
+            start, before = self._initial_lvp(), dict.fromkeys(self.sides, 0)
+        winner, rule = self.ruleset.rules.scenario_winner(scenario or "", start, current)
+        return {
+            "start_lvp": start,
+            "current_lvp": current,
+            "cg_lvp": {side: before.get(side, 0) + current[side] for side in self.sides},
+            "winner": winner,
+            "rule": rule,
+        }
+
+    def _initial_lvp(self) -> dict[str, int]:
+        totals = dict.fromkeys(self.sides, 0)
+        for group in self.definition_doc().get("map_groups") or ():
+            initial = group.get("initial_control") or {}
+            for h in group["hexes"]:
+                side = initial.get(h["hex"])
+                if h.get("lvp") and side in totals:
+                    totals[side] += h["lvp"]
+        return totals
+
+    def lvp_view(self) -> dict[str, Any]:
+        """``GET /lvp`` (DESIGN §9): the LVP of each map group, and one row per
+        CG-Scenario End or Idle date (an Idle date plays no scenario, so it has
+        no 8.603 step: its row repeats the Current- and CG-LVP Totals)."""
+        groups = self.definition_doc().get("map_groups") or ()
+        totals = {g["id"]: sum(h.get("lvp") or 0 for h in g["hexes"]) for g in groups}
+        rows: list[dict[str, Any]] = []
+        for d in self.facts(self.sides[0]).dates:
+            found = self.lvp_rows.get(d.cg_date)
+            if found is not None:
+                rows.append({"cg_date": d.cg_date, "scenario": d.scenario, "cvp": d.cvp, **found})
+            elif d.scenario == IDLE and rows:
+                last = rows[-1]
+                rows.append(
+                    {
+                        "cg_date": d.cg_date, "scenario": IDLE, "cvp": None,
+                        "start_lvp": last["current_lvp"], "current_lvp": last["current_lvp"],
+                        "cg_lvp": last["cg_lvp"], "winner": None,
+                        "rule": f"{self.ruleset.initiative.rule if self.ruleset.initiative else ''}"
+                        ": an Idle date generates no scenario",
+                    }
+                )  # fmt: skip
+        return {"map_group_totals": totals, "rows": rows, "version": self.version}
+
     def control_view(self, map_group: str | None) -> dict[str, Any]:
         """``GET /control``: each map group's Locations that are controlled, or
         whose Control was recorded, with the side (null: uncontrolled) and the
@@ -1983,6 +2069,9 @@ class Campaign(Aggregate):
                     rule=rs.reph_steps[0].id,
                 )
         scenario = self.scenario_of(self.cg_date) or ("initial" if self.is_initial_date() else None)
+        lvp = self._scenario_lvp(scenario)
+        if lvp is not None:
+            sent = {**sent, "lvp": lvp}
         payload = {
             "by": ctx.actor,
             "cg_date": self.cg_date,
