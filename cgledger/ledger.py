@@ -369,11 +369,7 @@ class Ledger:
 
     def definition(self, campaign: Campaign) -> dict[str, Any] | None:
         """The CG definition in force (DESIGN §7), read from the event that holds it."""
-        if campaign.definition is None:
-            return None
-        record = self.record(campaign, int(campaign.definition["seq"]))
-        doc: dict[str, Any] = record["payload"]["definition"]
-        return doc
+        return campaign.definition_doc() if campaign.definition is not None else None
 
     def unsealed_seed(self, campaign: Campaign) -> Callable[[int], str]:
         return lambda index: campaign.seed(index, self.sealer).hex()

@@ -153,10 +153,9 @@ class Campaign(Aggregate):
         #: Each side's chits of the CG by kind (8.6231 Attack, 9.62131 Attack and Idle).
         self.chits_used: dict[str, dict[str, int]] = {}
         #: CG-Scenario End (DESIGN §8): a side's proposal waiting for the other's
-        #: (``{"side", "body", "seq"}``), how many scenarios have ended, and
+        #: (``{"side", "body", "seq"}``), the scenarios ended (``scenario_ends``), and
         #: whether the sequence waits for the next New CG Date since the last.
         self.scenario_end_proposal: dict[str, Any] | None = None
-        self.scenarios_ended = 0
         #: Each CG-Scenario End's CVP earned, by CG Date (``facts``).
         self.scenario_ends: dict[str, dict[str, int]] = {}
         #: Each CG-Scenario End's LVP (8.6032-8.6033, 8.6234), by CG Date.
@@ -320,7 +319,6 @@ class Campaign(Aggregate):
             self.scenario_end_proposal = {"side": values["by"], "body": values["body"], "seq": seq}
         elif kind == "ScenarioEnded":
             self.scenario_end_proposal = None
-            self.scenarios_ended += 1
             self.scenario_ends[values["cg_date"]] = dict(values.get("cvp") or {})
             if values.get("lvp") is not None:
                 self.lvp_rows[values["cg_date"]] = dict(values["lvp"])
@@ -438,7 +436,6 @@ class Campaign(Aggregate):
         self.initiatives = {}
         self.chits_used = {}
         self.scenario_end_proposal = None
-        self.scenarios_ended = 0
         self.scenario_ends = {}
         self.lvp_rows = {}
         self.awaiting_new_date = False
@@ -844,10 +841,12 @@ class Campaign(Aggregate):
         value stands: a SAN also changes outside the RePh tables (an OB's "SAN
         +2"), which the ledger does not record; the roll shows what was stated."""
         out = dict(inputs)
-        for lasting in self.ruleset.lasting_of(table.id):
-            if lasting.start is None or lasting.start in out:
-                continue
-            found = self.facts(ctx.actor).last(lasting.key)
+        wanted = [x for x in self.ruleset.lasting_of(table.id) if x.start and x.start not in out]
+        facts = self.facts(ctx.actor) if wanted else None
+        for lasting in wanted:
+            assert facts is not None
+            assert lasting.start is not None
+            found = facts.last(lasting.key)
             if found is not None and found["known"] and found["value"] is not None:
                 out[lasting.start] = found["value"]
         return out
@@ -1678,7 +1677,7 @@ class Campaign(Aggregate):
     def is_initial_date(self) -> bool:
         """Whether the campaign is before its Initial Scenario: on its first CG
         Date, with no CG-Scenario End yet (8.6: only '†' steps come then)."""
-        return bool(self.cg_date == self.genesis["start_date"] and not self.scenarios_ended)
+        return bool(self.cg_date == self.genesis["start_date"] and not self.scenario_ends)
 
     def scenario_of(self, cg_date: str) -> str | None:
         """The scenario type the Initiative generated for ``cg_date``, if any yet."""
@@ -1744,6 +1743,7 @@ class Campaign(Aggregate):
         """A roll the rules require of ``side`` in ``step`` (``TableRule.required``,
         e.g. 9.6201's British DR) must be made before the step is passed."""
         rs = self.ruleset
+        facts: Facts | None = None
         for table_rule in rs.table_rules:
             table = rs.tables[table_rule.table]
             if table_rule.required is None or table.step != step.id:
@@ -1752,7 +1752,7 @@ class Campaign(Aggregate):
                 continue
             if table.id in self.rolled_tables.get(side, ()):
                 continue
-            facts = self.facts(side)
+            facts = facts or self.facts(side)
             if not rs.rolled_on(table, self.cg_date) or (
                 table_rule.refuse is not None and table_rule.refuse(facts) is not None
             ):
@@ -1869,16 +1869,21 @@ class Campaign(Aggregate):
         groups = self.definition_doc().get("map_groups") or ()
         if not any(h.get("lvp") for g in groups for h in g["hexes"]):
             return None
+        return self._lvp_totals(recorded=True)
+
+    def _lvp_totals(self, *, recorded: bool) -> dict[str, int]:
+        """Each side's LVP from Control: the definition's ``initial_control``,
+        and with ``recorded`` the Control recorded since."""
         totals = dict.fromkeys(self.sides, 0)
-        for group in groups:
-            recorded = self.control.get(group["id"], {})
+        for group in self.definition_doc().get("map_groups") or ():
+            since = self.control.get(group["id"], {}) if recorded else {}
             initial = group.get("initial_control") or {}
             for h in group["hexes"]:
                 if not h.get("lvp"):
                     continue
                 levels = h.get("levels") or [0]
                 ground = 0 if 0 in levels else min(levels)
-                entry = recorded.get(f"{h['hex']}/{ground}")
+                entry = since.get(f"{h['hex']}/{ground}")
                 side = entry["side"] if entry is not None else initial.get(h["hex"])
                 if side in totals:
                     totals[side] += h["lvp"]
@@ -1897,7 +1902,7 @@ class Campaign(Aggregate):
         if last is not None:
             start, before = dict(last["current_lvp"]), dict(last["cg_lvp"])
         else:
-            start, before = self._initial_lvp(), dict.fromkeys(self.sides, 0)
+            start, before = self._lvp_totals(recorded=False), dict.fromkeys(self.sides, 0)
         winner, rule = self.ruleset.rules.scenario_winner(scenario or "", start, current)
         return {
             "start_lvp": start,
@@ -1906,16 +1911,6 @@ class Campaign(Aggregate):
             "winner": winner,
             "rule": rule,
         }
-
-    def _initial_lvp(self) -> dict[str, int]:
-        totals = dict.fromkeys(self.sides, 0)
-        for group in self.definition_doc().get("map_groups") or ():
-            initial = group.get("initial_control") or {}
-            for h in group["hexes"]:
-                side = initial.get(h["hex"])
-                if h.get("lvp") and side in totals:
-                    totals[side] += h["lvp"]
-        return totals
 
     def lvp_view(self) -> dict[str, Any]:
         """``GET /lvp`` (DESIGN §9): the LVP of each map group, and one row per

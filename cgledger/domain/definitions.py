@@ -347,7 +347,7 @@ class CGDefinition(StrictModel, Generic[SideT]):
     optional_rules: Annotated[Sequence[Id], Field(max_length=20)] = Field(
         default_factory=list,
         description="optional rules the players adopt by mutual consent, by rule number "
-        "(KGP: 8.6171 Random Weather); the opponent consents by playing the campaign, or by "
+        "(e.g. 8.6171 Random Weather); the opponent consents by playing the campaign, or by "
         "approving the amendment that adds one",
     )
     attack_chits: Mapping[SideT, Count] = Field(
