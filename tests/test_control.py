@@ -24,7 +24,7 @@ def _locations(view: dict[str, Any], group: str = "Sx") -> dict[tuple[str, int],
 
 def test_initial_control_comes_from_the_definition(kgp: Game) -> None:
     definition = ok(kgp.get("US", "/definition"))["definition"]
-    (group,) = definition["map_groups"]
+    group = definition["map_groups"][0]
     shown = _locations(_control(kgp, "German"), group["id"])
     assert shown == {(hx, 0): (side, None) for hx, side in group["initial_control"].items()}
 

@@ -97,7 +97,7 @@ def test_sample_exercises_the_fields(rs: ModuleType) -> None:
     assert any(model.rg_chart.values())
     assert all(len(entries) >= 3 for entries in model.rg_chart.values() if entries)
     assert any(e.fpp for entries in model.rg_chart.values() for e in entries)
-    (group,) = model.map_groups
+    group, *bigger = model.map_groups
     assert 10 <= len(group.hexes) <= 20
     assert sum(h.strategic for h in group.hexes) >= 2
     assert any(not h.enterable for h in group.hexes)
@@ -108,6 +108,17 @@ def test_sample_exercises_the_fields(rs: ModuleType) -> None:
         assert set(model.attack_chits) == set(rs.SIDES)
         assert set(model.rg_chart) == set(rs.SIDES)
         assert sum(h.lvp for h in group.hexes) > 0
+        # Issue 14: a map group at the size of a real one, with buildings of
+        # upper levels and two Eligible Entry Areas per side (ABtF: Blocks A-H).
+        (big,) = bigger
+        assert len(big.hexes) >= 1200
+        assert sum(h.strategic for h in big.hexes) >= 60
+        assert any(h.levels == [0, 1, 2] and h.building for h in big.hexes)
+        for side in rs.SIDES:
+            assert sum(a.side == side for a in big.entry_areas) == 2
+        if rs is abtf_def:
+            assert {h.block for h in big.hexes if h.block} == set("ABCDEFGH")
+            assert any(h.strategic for h in big.hexes if h.block == "H")
 
 
 def test_sample_round_trips(rs: ModuleType) -> None:
@@ -259,7 +270,7 @@ def _control_off_map(doc: dict[str, Any], side: str) -> tuple[Any, ...]:
 
 def _dup_map_group(doc: dict[str, Any], side: str) -> tuple[Any, ...]:
     doc["map_groups"].append(copy.deepcopy(doc["map_groups"][0]))
-    return ("map_groups", 1, "id")
+    return ("map_groups", len(doc["map_groups"]) - 1, "id")
 
 
 def _dup_level(doc: dict[str, Any], side: str) -> tuple[Any, ...]:

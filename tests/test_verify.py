@@ -17,6 +17,7 @@ Every test runs on SQLite and on PostgreSQL (the ``client`` fixture).
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from typing import Any
 
 import pytest
 from conftest import Game
+from fastapi.testclient import TestClient
 from forge import join, parse, reseal, split
 
 from cgledger.domain import tables
@@ -54,8 +56,21 @@ class Story:
     repl_index: int
 
 
+def _small_kgp(client: TestClient) -> Game:
+    """A KGP CG I campaign on the sample definition without its map group at
+    the size of a real one: the byte-by-byte tests edit every byte of every
+    line, so the creation event's size counts twice over."""
+    sample = copy.deepcopy(dict(REGISTRY["kgp"].sample_definition))
+    sample["map_groups"] = sample["map_groups"][:1]
+    body = {"ruleset": "kgp", "campaign": "CG I", "title": "test", "initial_cpp": {"German": 2},
+            "definition": sample}  # fmt: skip
+    return Game(client, body)
+
+
 @pytest.fixture
-def story(kgp: Game) -> Story:
+def story(client: TestClient) -> Story:
+    kgp = _small_kgp(client)
+
     def post(role: str, path: str, body: Any) -> dict[str, Any]:
         r = kgp.post(role, path, body)
         assert r.status_code in (200, 201), r.text

@@ -26,18 +26,21 @@ import copy
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar, cast, overload
+from typing import Annotated, Any, ClassVar, Final, Generic, Literal, Self, TypeVar, cast, overload
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     StringConstraints,
     ValidationError,
+    model_serializer,
     model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from cgledger.domain import hexes
 from cgledger.domain.dice import canon
 
 __all__ = [
@@ -187,11 +190,24 @@ class RGEntry(StrictModel):
 # ------------------------------------------------------------------ maps (§9)
 
 
+#: The fields of a hex that a stored definition leaves out at these values.
+_HEX_DEFAULTS: Final[dict[str, Any]] = {
+    "strategic": False,
+    "lvp": 0,
+    "levels": [0],
+    "enterable": True,
+    "block": None,
+    "building": None,
+}
+
+
 class Hex(StrictModel):
     """A hex of a Map Group (DESIGN §9). ``q``, ``r``: axial coordinates.
     ``lvp``: its LVP value (8.6033). ``levels``: the building levels it
     has (8.6057 multi-level detail). ``block``: the Block it lies in
-    (9.605-9.6055). A hex not listed is off the map."""
+    (9.605-9.6055). ``building``: the building it is part of (8.6057: the
+    contiguous upper-level Locations of one building are in adjacent hexes
+    of the same ``building``). A hex not listed is off the map."""
 
     hex: HexId
     q: Coord
@@ -203,6 +219,19 @@ class Hex(StrictModel):
     )
     enterable: bool = True
     block: Id | None = None
+    building: Id | None = None
+
+    @model_serializer(mode="wrap")
+    def _lean(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A hex is stored without the fields at their defaults (DESIGN §9:
+        ``strategic`` false, ``lvp`` 0, ``levels`` [0], ``enterable`` true,
+        ``block`` null): a map group of thousands of hexes stays small in the
+        creation event, and reads back to the same model."""
+        data: dict[str, Any] = handler(self)
+        for name, default in _HEX_DEFAULTS.items():
+            if name in data and data[name] == default:
+                del data[name]
+        return data
 
     @model_validator(mode="after")
     def _distinct_levels(self) -> Self:
@@ -480,21 +509,13 @@ _ASL_HEX = re.compile(r"^([A-Z])(\1?)([0-9]{1,2})$")
 
 
 def asl_axial(hex_id: str) -> tuple[int, int]:
-    """Axial ``(q, r)`` of a plain ASL board hex id ("A1", "B0", "J19", "GG10").
-
-    Columns A..Z are 0..25 and AA..GG 26..32; in ASL the even-lettered columns
-    (B, D, ...) start at row 0, i.e. they sit half a hex lower than their odd
-    neighbours would suggest ("odd-q" offset layout). Then ``q`` is the column
-    and ``r = row - (q - (q & 1)) // 2``, so that A1's neighbours are A0..A2,
-    B0 and B1 exactly as DESIGN §9 defines neighbours. Map-group prefixes and
-    board offsets are for the caller to add.
-    """
-    m = _ASL_HEX.match(hex_id)
-    if m is None:
+    """Axial ``(q, r)`` of a plain ASL board hex id ("A1", "B0", "J19", "GG10"):
+    :func:`cgledger.domain.hexes.to_axial` restricted to one board's ids (no
+    board number, rows up to 99). Map-group prefixes and board offsets are for
+    the caller to add."""
+    if _ASL_HEX.match(hex_id) is None:
         raise ValueError(f"{hex_id!r} is not a plain ASL hex id (e.g. 'J19', 'GG1')")
-    col = ord(m.group(1)) - ord("A") + (26 if m.group(2) else 0)
-    row = int(m.group(3))
-    return col, row - (col - (col & 1)) // 2
+    return hexes.to_axial(hex_id)
 
 
 def hex_entry(hex_id: str, **fields: Any) -> dict[str, Any]:

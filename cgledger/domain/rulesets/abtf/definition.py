@@ -37,6 +37,7 @@ from cgledger.domain.definitions import (
     hex_entry,
     raise_problems,
 )
+from cgledger.domain.mapgen import synthetic_map_group
 
 BRITISH = "British"
 GERMAN = "German"
@@ -126,6 +127,14 @@ _HEXES: dict[str, dict[str, Any]] = {
     "D1": {"enterable": False},
 }
 
+#: A SYNTHETIC map group the size of a real one (1,200 hexes, 60 Strategic
+#: Locations, buildings with upper levels, two Entry Areas per side), with
+#: Blocks A-H (9.605). The German holds Blocks A-D in the west, the British
+#: Blocks E-H in the east, so Block H (9.6212) starts British.
+_SYNTHETIC_TOWN = synthetic_map_group(
+    "By", (GERMAN, BRITISH), title="Sample Town (synthetic)", blocks="ABCDEFGH", seed=9
+)
+
 #: SYNTHETIC sample: every id, name, cost, limit, KG and hex below is invented.
 SAMPLE: dict[str, Any] = {
     "sample": True,
@@ -174,6 +183,7 @@ SAMPLE: dict[str, Any] = {
                 {"id": "Ge-E", "side": GERMAN, "hexes": ["D2", "D3", "D4"]},
             ],
             "initial_control": {"B2": BRITISH, "C3": GERMAN, "C4": GERMAN},
-        }
+        },
+        _SYNTHETIC_TOWN,
     ],
 }

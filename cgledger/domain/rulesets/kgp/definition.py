@@ -41,6 +41,7 @@ from cgledger.domain.definitions import (
     hex_entry,
     raise_problems,
 )
+from cgledger.domain.mapgen import synthetic_map_group
 
 US = "US"
 GERMAN = "German"
@@ -173,6 +174,23 @@ _STRATEGIC: dict[str, dict[str, Any]] = {
     "D4": {"enterable": False},
 }
 
+
+def _synthetic_valley() -> dict[str, Any]:
+    """A SYNTHETIC map group the size of a real one (1,200 hexes, 60 Strategic
+    Locations, buildings with upper levels, two Entry Areas per side), with
+    the SSR CG6 arrows: each Entry Area's center hex, its CG Date, and the
+    U.S. arrows' Entry-Code colours (8.6197)."""
+    group = synthetic_map_group("Sy", SIDES, title="Sample Valley (synthetic)", seed=14)
+    colours = iter((["red"], ["blue"]))
+    for area in group["entry_areas"]:
+        area["center"] = area["hexes"][len(area["hexes"]) // 2]
+        area["from_date"] = "19 AM"
+        if area["side"] == US:
+            area["entry_codes"] = next(colours)
+    group["lvp_total"] = sum(h.get("lvp", 0) for h in group["hexes"])
+    return group
+
+
 #: SYNTHETIC sample: every id, name, cost, limit and hex below is invented.
 SAMPLE: dict[str, Any] = {
     "sample": True,
@@ -240,6 +258,7 @@ SAMPLE: dict[str, Any] = {
             ],
             "hq": {GERMAN: "D1"},
             "initial_control": {"B2": US, "C1": GERMAN, "C3": GERMAN},
-        }
+        },
+        _synthetic_valley(),
     ],
 }
