@@ -17,6 +17,7 @@ on it.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -46,6 +47,7 @@ ACTIONS = frozenset(
         "ScenarioEnded",
         "CGDateReady",
         "CGDateBegan",
+        "ControlRecorded",
     }
 )
 BOOKKEEPING = frozenset(
@@ -91,6 +93,16 @@ class Play:
             r for r in ok(client.get("/v1/rulesets")) if r["id"] == self.game.created["ruleset"]
         )
         self.first_step: str = ruleset["reph_steps"][0]["rule"]
+        #: Issue 14: by version, the Setup Areas of each map group and the LVP
+        #: answered live; and the Control the test gave, by (group, hex).
+        self.territory: dict[int, dict[str, Any]] = {}
+        self.groups: list[dict[str, Any]] = list(self.definition().get("map_groups") or ())
+        self.control: dict[tuple[str, str], str | None] = {
+            (g["id"], hx): side for g in self.groups for hx, side in g["initial_control"].items()
+        }
+        self.has_setup_areas = any(
+            s["rule"] in ("8.605", "9.605") for s in ruleset["reph_steps"]
+        ) and bool(self.groups)
         self.matrix: dict[tuple[str, ...], str] = {}
         if ruleset["initiative"] is not None:
             for row in ruleset["initiative"]["matrix"]:
@@ -290,9 +302,90 @@ class Play:
         self.walk(SCENARIO, second)
         self.in_play("")
         self.refuse(second, "/cg-dates", {}, self.new_date_step)
+        self.shift_control()
         self.end_scenario({"cvp": cvp, **self.scenario_extra(date)})
+        ended = self.look()
         self.walk(self.new_date_step)
+        if ended is not None:
+            self.check_frozen(ended)
         return scenario
+
+    # ------------------------------------------------------------ territory
+
+    def shift_control(self) -> None:
+        """During the scenario, a side takes a Strategic Location of each map
+        group from the other (a different one each date): one Control event."""
+        n = len(self.scenarios)
+        for group in self.groups:
+            strategic = [h for h in group["hexes"] if h.get("strategic")]
+            hx = strategic[n % len(strategic)]
+            held = self.control.get((group["id"], hx["hex"]))
+            taker = self.sides[1] if held == self.sides[0] else self.sides[0]
+            levels = hx.get("levels") or [0]
+            ground = 0 if 0 in levels else min(levels)
+            body = {"map_group": group["id"], "locations": [
+                {"hex": hx["hex"], "level": ground, "side": taker}]}  # fmt: skip
+            self.act(taker, "/control", body, "ControlRecorded")
+            self.control[(group["id"], hx["hex"])] = taker
+
+    def expected_lvp(self) -> dict[str, int]:
+        """8.6032: the LVP of the Locations each side Controls, from the
+        Control this test gave (a hex's LVP goes with its ground Location)."""
+        totals = dict.fromkeys(self.sides, 0)
+        for group in self.groups:
+            for h in group["hexes"]:
+                side = self.control.get((group["id"], h["hex"]))
+                if side is not None and h.get("lvp"):
+                    totals[side] += h["lvp"]
+        return totals
+
+    def look(self) -> dict[str, Any] | None:
+        """After a CG-Scenario End: every map group's Setup Areas (live, not
+        frozen yet) and the LVP rows, kept for the ``?at=`` check."""
+        if not self.groups:
+            return None
+        seen: dict[str, Any] = {"lvp": ok(self.game.get("referee", "/lvp"))}
+        row = seen["lvp"]["rows"][-1]
+        assert row["cg_date"] == self.cg_date
+        assert row["current_lvp"] == self.expected_lvp()
+        assert set(row["cg_lvp"]) == set(self.sides)
+        assert row["rule"]
+        if self.has_setup_areas:
+            for group in self.groups:
+                view = ok(self.game.get("referee", f"/setup-areas?map_group={group['id']}"))
+                assert view["frozen"] is False
+                assert len(view["hexes"]) == len(group["hexes"])
+                seen[group["id"]] = view
+                # ... and as a map: one hex drawn per hex, in the status shown.
+                r = self.game.get(self.sides[1], f"/setup-areas.svg?map_group={group['id']}")
+                assert r.status_code == 200
+                assert r.headers["content-type"].startswith("image/svg+xml")
+                drawn = dict(re.findall(r'data-hex="([^"]+)" data-status="([^"]+)"', r.text))
+                assert drawn == {h["hex"]: h["status"] for h in view["hexes"]}
+        self.territory[seen["lvp"]["version"]] = seen
+        return seen
+
+    def check_frozen(self, ended: dict[str, Any]) -> None:
+        """Past the Setup Area step the answer is frozen: what was computed at
+        scenario end, whatever Control is recorded now."""
+        if not self.has_setup_areas:
+            return
+        for group in self.groups:
+            url = f"/setup-areas?map_group={group['id']}"
+            view = ok(self.game.get(self.sides[1], url))
+            assert view["frozen"] is True
+            assert view["frozen_at"] > ended["lvp"]["version"]
+            keys = ("hexes", "areas", "sides")
+            assert {k: view[k] for k in keys} == {k: ended[group["id"]][k] for k in keys}
+
+    def check_territory_replay(self) -> None:
+        """``?at=`` answers the Setup Areas and LVP given live at that version."""
+        assert len(self.territory) >= 2 or not self.groups
+        for version, seen in self.territory.items():
+            assert ok(self.game.get("referee", f"/lvp?at={version}")) == seen["lvp"]
+            for group in self.groups if self.has_setup_areas else ():
+                url = f"/setup-areas?map_group={group['id']}&at={version}"
+                assert ok(self.game.get(self.sides[0], url)) == seen[group["id"]]
 
     def after_initiative(self, scenario: str) -> None:
         """What the rules have done once the scenario type is known."""
@@ -385,6 +478,7 @@ class Play:
         assert len(picked) >= 3
         for version in picked:
             assert ok(self.game.get("referee", f"/reph?at={version}")) == views[version]
+        self.check_territory_replay()
 
 
 # ---------------------------------------------------------------------- KGP
@@ -561,6 +655,8 @@ def test_kgp_cg_i_is_played_from_19_am_to_its_last_cg_date(client: TestClient) -
         line = ok(play.game.get("referee", f"/roster?side={side}"))["lines"][1]
         assert line["spent"] == cpp
     play.check_replay()
+    assert play.has_setup_areas
+    assert len(play.territory) >= 3
 
 
 # ---------------------------------------------------------------------- ABtF
@@ -749,6 +845,8 @@ def test_abtf_cg_i_is_played_from_18_pm_to_21_eve(client: TestClient) -> None:
     line = ok(play.game.get("referee", "/roster?side=British"))["lines"][1]
     assert line["spent"] == play.purchased["British"]
     play.check_replay()
+    assert play.has_setup_areas
+    assert len(play.territory) >= 3
 
 
 # ---------------------------------------------------------------------- SG
@@ -844,14 +942,23 @@ def test_sg_is_played_over_the_cg_dates_its_players_name(client: TestClient) -> 
                 "cvp_suffered": suffered,
                 "purchase_points": points,
                 "purchase_points_available": available,
+                # 2.9 (cut after "and/"): reaching the total wins; CG VC: >= 150
+                # VP while the German has amassed < 105 CVP.
+                "winner": "American" if vp_total >= required else None,
+                "cg_winner": "American" if vp_total >= 150 and suffered < 105 else None,
             }
         )
     assert any(line["purchase_points"] == 0 for line in expected)  # negatives ignored
     ended = [e for e in log if e["type"] == "ScenarioEnded"]
     for role in ("American", "German", "referee"):
         roster = ok(play.game.get(role, "/roster?side=American"))
-        lines = [{k: v for k, v in line.items() if k != "seq"} for line in roster["lines"]]
+        lines = [
+            {k: v for k, v in line.items() if k not in ("seq", "winner_rule")}
+            for line in roster["lines"]
+        ]
         assert lines == expected
+        assert all(line["winner_rule"].startswith("2.9: ") for line in roster["lines"])
         assert [line["seq"] for line in roster["lines"]] == [e["seq"] for e in ended]
         assert ok(play.game.get(role, "/roster?side=German"))["lines"] == []
     play.check_replay()
+    assert not play.has_setup_areas  # SG: VP, no Setup Areas

@@ -183,14 +183,71 @@ def _evidence(ledger: Ledger, campaign: Campaign, seq: int, role: str) -> dict[s
             definition=definition,
             definition_seq=def_seq,
         )
-    before = state_view(as_of(ledger, campaign, seq - 1), role) if seq > 1 else None
-    return {
+    then = as_of(ledger, campaign, seq - 1) if seq > 1 else None
+    now = as_of(ledger, campaign, seq)
+    out = {
         "event": event_item(campaign, record, role),
         "proof": proof,
         "table": table,
-        "state_before": before,
-        "state_after": state_view(as_of(ledger, campaign, seq), role),
+        "state_before": state_view(then, role) if then is not None else None,
+        "state_after": state_view(now, role),
     }
+    if record["type"] in TERRITORY_EVENTS and then is not None:
+        out["territory"] = territory_change(then, now)
+    return out
+
+
+#: The events whose dispute shows the Setup Areas and LVP before and after.
+TERRITORY_EVENTS = frozenset({"ControlRecorded", "ScenarioEnded"})
+
+
+def territory_change(then: Campaign, now: Campaign) -> dict[str, Any]:
+    """What a Control record or a scenario end changed (issue 14, DESIGN §9):
+    each map group's hexes whose Setup-Area status, area or Isolation differ,
+    both sides' areas before and after, the maps to compare (``.svg?at=``), and
+    the LVP rows before and after. Nothing here is secret."""
+    groups = []
+    has_setup = now.ruleset.rules.setup_area_step is not None
+    for group in now.definition_doc().get("map_groups") or ():
+        gid = group["id"]
+        entry: dict[str, Any] = {"map_group": gid}
+        if has_setup:
+            before, after = then.setup_areas_view(gid), now.setup_areas_view(gid)
+            old = {h["hex"]: h for h in before["hexes"]}
+            keys = ("status", "area", "isolated", "strategic", "controlled_by")
+            changed = []
+            for h in after["hexes"]:
+                was = old.get(h["hex"])
+                if was is None or any(was[k] != h[k] for k in keys):
+                    changed.append(
+                        {
+                            "hex": h["hex"],
+                            "before": None if was is None else {k: was[k] for k in keys},
+                            "after": {k: h[k] for k in keys},
+                        }
+                    )
+            entry.update(
+                changed=changed,
+                areas_before=_areas(before),
+                areas_after=_areas(after),
+                maps=[
+                    f"/v1/campaigns/{now.cid}/setup-areas.svg?map_group={gid}&at={then.version}",
+                    f"/v1/campaigns/{now.cid}/setup-areas.svg?map_group={gid}&at={now.version}",
+                ],
+            )
+        groups.append(entry)
+    return {
+        "map_groups": groups,
+        "lvp_before": then.lvp_view()["rows"],
+        "lvp_after": now.lvp_view()["rows"],
+    }
+
+
+def _areas(view: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {"id": a["id"], "side": a["side"], "hexes": len(a["hexes"]), "isolated": a["isolated"]}
+        for a in view["areas"]
+    ]
 
 
 def install_audit_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists these routes

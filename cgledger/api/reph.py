@@ -15,6 +15,7 @@ from pydantic import Field, StrictInt, StringConstraints, model_validator
 from cgledger.api.audit import At, as_of, event_item
 from cgledger.api.deps import Auth, CampaignId, IdempotencyKey, IfMatch, _appended, _etag, run
 from cgledger.api.models import InitiativePage, InitiativeView, RePhView, ScenarioEndResult
+from cgledger.api.territory import ControlChange, change_of
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.requests import Body
@@ -45,6 +46,22 @@ class ScenarioEndCreate(Body):
         default=None,
         max_length=10,
         description="2.91: the VP scored, by side id (where the ruleset keeps VP)",
+    )
+    control: list[ControlChange] | None = Field(
+        default=None,
+        max_length=50,
+        description=(
+            "DESIGN §8: last Control changes at CG-Scenario End, each as the body of "
+            "POST /control (no rule); the LVP is counted after them"
+        ),
+    )
+    winner: str | None = Field(
+        default=None,
+        max_length=40,
+        description=(
+            "The scenario's winner, where the rules in the seed cannot decide it "
+            "(8.6234b and SG 2.9 are cut after 'and/'); refused where they do"
+        ),
     )
     vp_required: StrictInt | None = Field(
         default=None,
@@ -98,6 +115,8 @@ def install_reph_routes(app: FastAPI) -> None:
         the referee calls it (``recorded`` at once). Every side then begins the
         next RePh at its first step."""
         sent = body.model_dump(mode="json", exclude_none=True)
+        if body.control is not None:
+            sent["control"] = [change_of(item) for item in body.control]
         ledger, role, done = run(
             caller,
             campaign_id,

@@ -7,15 +7,17 @@ each CG-Scenario End recorded."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Response
+from fastapi.responses import Response as RawResponse
 from pydantic import Field
 
 from cgledger.api.audit import At, as_of
 from cgledger.api.deps import Auth, CampaignId, IdempotencyKey, IfMatch, _appended, _etag, run
-from cgledger.api.models import ControlView, LvpView
+from cgledger.api.models import ControlView, LvpView, SetupAreasView
 from cgledger.domain.requests import Body
+from cgledger.projections.setup_map import render_svg
 
 MAX_LOCATIONS = 2_000
 
@@ -24,11 +26,72 @@ class LocationControl(Body):
     hex: str = Field(min_length=1, max_length=20, examples=["J19"])
     level: int = Field(default=0, ge=-1, le=20, description="The building level; 0: ground")
     side: str | None = Field(max_length=40, description="The side that Controls it; null: none")
+    marker: Literal["E", "F", "G", "V", "none"] | None = Field(
+        default=None,
+        description=(
+            "MARKING THE MAP: made Strategic by an Entrenchment (E), Fortification (F), "
+            "functioning Gun (G) or manned Immobile vehicle with MA >= 20mm (V); "
+            '"none": no longer; omitted: unchanged'
+        ),
+    )
+    blazing: bool | None = Field(
+        default=None, description="8.6057: Blazing or not; omitted: unchanged"
+    )
+
+
+class BlockItem(Body):
+    block: str = Field(min_length=1, max_length=20, examples=["C"])
+    side: str | None = Field(max_length=40, description="The side that Controls it; null: none")
+    rule: Literal["9.6051"] = Field(
+        default="9.6051", description="9.6051 BLOCK CONTROL FORFEITURE: by its occupants"
+    )
+
+
+class ControlChange(Body):
+    """Control changes of one map group at CG-Scenario End (DESIGN §8)."""
+
+    map_group: str = Field(min_length=1, max_length=20, examples=["St"])
+    locations: list[LocationControl] = Field(default_factory=list, max_length=MAX_LOCATIONS)
+    blocks: list[BlockItem] = Field(default_factory=list, max_length=100)
+
+
+def change_of(item: ControlChange) -> dict[str, Any]:
+    """A Control change as the command takes it (``side`` null kept)."""
+    return {
+        "map_group": item.map_group,
+        "locations": [_location(loc) for loc in item.locations],
+        "blocks": [b.model_dump(mode="json") for b in item.blocks],
+    }
 
 
 class ControlCreate(Body):
     map_group: str = Field(min_length=1, max_length=20, examples=["St"])
-    locations: list[LocationControl] = Field(min_length=1, max_length=MAX_LOCATIONS)
+    locations: list[LocationControl] = Field(default_factory=list, max_length=MAX_LOCATIONS)
+    blocks: list[BlockItem] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Blocks whose Control the occupants switch (9.6051)",
+    )
+    rule: str | None = Field(
+        default=None,
+        max_length=20,
+        pattern=r"^[0-9]+(\.[0-9]+)*[a-z]?$",
+        description=(
+            "A rule that gives Control at once and names its Locations itself: 8.6131 "
+            "(all U.S. units gone from the Map Group; sent by the U.S. side or the referee)"
+        ),
+    )
+
+
+def _location(item: LocationControl) -> dict[str, Any]:
+    """A Location as the command takes it: ``marker`` and ``blazing`` only
+    when sent (omitted: unchanged; marker ``"none"``: no longer Strategic)."""
+    out: dict[str, Any] = {"hex": item.hex, "level": item.level, "side": item.side}
+    if item.marker is not None:
+        out["marker"] = None if item.marker == "none" else item.marker
+    if item.blazing is not None:
+        out["blazing"] = item.blazing
+    return out
 
 
 MapGroupQuery = Annotated[
@@ -58,7 +121,13 @@ def install_territory_routes(app: FastAPI) -> None:
         _, _, done = run(
             caller,
             campaign_id,
-            lambda c, ctx: c.record_control(ctx, body.map_group, sent["locations"]),
+            lambda c, ctx: c.record_control(
+                ctx,
+                body.map_group,
+                [_location(item) for item in body.locations],
+                blocks=sent["blocks"],
+                rule=body.rule,
+            ),
             operation="control",
             body=sent,
             idem=idem,
@@ -99,3 +168,50 @@ def install_territory_routes(app: FastAPI) -> None:
         date."""
         _etag(response, caller.campaign)
         return as_of(caller.ledger, caller.campaign, at).lvp_view()
+
+    @app.get(
+        "/v1/campaigns/{campaign_id}/setup-areas",
+        tags=["territory"],
+        response_model=SetupAreasView,
+    )
+    def get_setup_areas(
+        campaign_id: CampaignId,
+        response: Response,
+        caller: Auth,
+        map_group: MapGroupQuery = None,
+        at: At = None,
+    ) -> dict[str, Any]:
+        """Each hex's status (a side's Setup Area, No Man's Land or Uncontrolled
+        Territory) and each side's Setup Areas, Isolated or not, by the
+        ruleset's rules (8.605-8.6057, 9.605-9.6055): from the current Control
+        until a side completes the Setup Area step, then as determined
+        (``frozen``) until the next scenario is in play."""
+        _etag(response, caller.campaign)
+        return as_of(caller.ledger, caller.campaign, at).setup_areas_view(map_group)
+
+    @app.get(
+        "/v1/campaigns/{campaign_id}/setup-areas.svg",
+        tags=["territory"],
+        response_class=RawResponse,
+        responses={200: {"content": {"image/svg+xml": {}}, "description": "The map"}},
+    )
+    def get_setup_areas_svg(
+        campaign_id: CampaignId,
+        caller: Auth,
+        map_group: MapGroupQuery = None,
+        at: At = None,
+    ) -> RawResponse:
+        """The Setup Areas drawn as an SVG map: hexes at their coordinates with
+        their ids, each side's Setup Areas in its colour, No Man's Land
+        hatched, Strategic Locations outlined, Isolated areas marked."""
+        campaign = as_of(caller.ledger, caller.campaign, at)
+        view = campaign.setup_areas_view(map_group)
+        data = campaign.map_group_data(view["map_group"])
+        coords = dict(zip(data.grid.ids, data.grid.coords, strict=True))
+        title = f"{campaign.title or campaign.cid}: {view['title'] or view['map_group']}"
+        highlight = campaign.ruleset.rules.map_highlight
+        svg = render_svg(
+            {**view, "at": at}, coords, campaign.sides, title=title, highlight=highlight
+        )
+        headers = {"ETag": f'"{caller.campaign.version}"'}
+        return RawResponse(svg, media_type="image/svg+xml", headers=headers)

@@ -14,8 +14,11 @@ that only its owner and the referee see until it is revealed
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, cast
@@ -37,6 +40,7 @@ from cgledger.domain.errors import Forbidden, InvalidInput, NotFound, RuleViolat
 from cgledger.domain.history import History, MemoryHistory
 from cgledger.domain.rulesets import REGISTRY, Ruleset
 from cgledger.domain.rulesets.base import ALL, CHITS, IDLE, SCENARIO, DateFacts, Facts, RePhStep
+from cgledger.domain.territory import ControlState, MapGroupData, cached_group
 from cgledger.domain.visibility import REFEREE
 
 MAX_PURPOSE = 200
@@ -50,13 +54,14 @@ SEED_BYTES = 32
 #: the wrong shape; 6: the Initiative and the RePh sequence; 7: table rolls
 #: bound to their step, the results that last, each CG-Scenario End's CVP;
 #: 8: Control, DESIGN §9).
-SCHEMA = 8
+SCHEMA = 9
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
 _STATE_KEYS = frozenset(
     {
         "side", "cg_date", "step", "next", "chit", "chits", "scenario", "setup_first",
-        "body", "by", "cvp", "map_group", "locations", "lvp",
+        "body", "by", "cvp", "map_group", "locations", "lvp", "blocks", "into_setup_areas",
+        "control",
     }
 )  # fmt: skip
 #: The engine's own state events; a ruleset adds its ``Rules.state_events``.
@@ -65,6 +70,26 @@ MAX_REASON = 500
 MAX_CLAIM = 1000
 
 __all__ = ["SCHEMA", "Campaign", "Ctx", "Sealer", "token_hash"]
+
+
+def _book_control(control: dict[str, dict[str, Any]], seq: int, values: dict[str, Any]) -> None:
+    """Enter one Control change (``{"map_group", "locations", "blocks"?}``) in
+    a book of Control by map group: each Location's side, its marker (a
+    Location made Strategic, MARKING THE MAP) and Blazing where sent, and the
+    Blocks it switched."""
+    book = control.setdefault(values["map_group"], {})
+    for loc in values["locations"]:
+        key = f"{loc['hex']}/{loc['level']}"
+        entry = {**book.get(key, {}), "side": loc["side"], "seq": seq}
+        for name in ("marker", "blazing"):
+            if name in loc:
+                if loc[name]:
+                    entry[name] = loc[name]
+                else:
+                    entry.pop(name, None)
+        book[key] = entry
+    for block in values.get("blocks") or ():
+        book[f"block:{block['block']}"] = {"side": block["side"], "seq": seq, "rule": block["rule"]}
 
 
 def token_hash(token: str) -> str:
@@ -171,6 +196,14 @@ class Campaign(Aggregate):
         #: ``{"side", "seq"}``; a Location not here has its definition's
         #: ``initial_control`` (level 0) or none.
         self.control: dict[str, dict[str, dict[str, Any]]] = {}
+        #: The Setup Areas as determined (DESIGN §9): from the moment the first
+        #: side completes the Setup Area step (8.605, 9.605) after a CG-Scenario
+        #: End until the next scenario is in play, ``{"seq", "side", "control"}``
+        #: with the Control they were determined from; ``None``: not frozen.
+        self.setup_frozen: dict[str, Any] | None = None
+        #: The map groups a rule recorded as left by a side's units (8.6131)
+        #: since the last scenario was in play, by the seq that recorded it.
+        self.vacated: dict[str, int] = {}
         self._apply(record)
 
     @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
@@ -292,6 +325,37 @@ class Campaign(Aggregate):
     def _on_state(self, kind: str, seq: int, values: dict[str, Any]) -> None:
         """Apply a state event: the engine's own, or the ruleset's (DESIGN §5:
         replayed again, from ``state_log``, after an undo)."""
+        self._on_state_kind(kind, seq, values)
+        self._freeze_setup_areas(seq)
+
+    def _freeze_setup_areas(self, seq: int) -> None:
+        """MARKING THE MAP (8.605), 9.6055: "once all Setup Areas have been
+        correctly marked they remain thus until the start of the next CG
+        scenario". They are determined from the Control at the moment the first
+        side completes the Setup Area step after a CG-Scenario End, and thaw
+        when the next scenario is in play."""
+        step = self.ruleset.rules.setup_area_step
+        if step is None:
+            return
+        at = {side: self.steps.get(side) for side in self.sides}
+        if all(s == SCENARIO for s in at.values()):
+            self.setup_frozen = None
+            self.vacated = {}
+            return
+        if self.setup_frozen is not None or not self.scenario_ends:
+            return
+        order = self.ruleset.step_order
+        for side in self.sides:
+            now = at[side]
+            if now is not None and (now == SCENARIO or order(now) > order(step)):
+                self.setup_frozen = {
+                    "seq": seq,
+                    "side": side,
+                    "control": copy.deepcopy(self.control),
+                }
+                return
+
+    def _on_state_kind(self, kind: str, seq: int, values: dict[str, Any]) -> None:
         if kind == "CGDateReady":
             self.ready[values["side"]] = values["next"]
             # Ready for New CG Date: the side has completed the steps before it.
@@ -312,12 +376,12 @@ class Campaign(Aggregate):
         elif kind == "TableRolled":
             self._on_table_rolled(seq, values)
         elif kind == "ControlRecorded":
-            group = self.control.setdefault(values["map_group"], {})
-            for loc in values["locations"]:
-                group[f"{loc['hex']}/{loc['level']}"] = {"side": loc["side"], "seq": seq}
+            self._on_control(seq, values)
         elif kind == "ScenarioEndProposed":
             self.scenario_end_proposal = {"side": values["by"], "body": values["body"], "seq": seq}
         elif kind == "ScenarioEnded":
+            for change in values.get("control") or ():
+                self._on_control(seq, change)
             self.scenario_end_proposal = None
             self.scenario_ends[values["cg_date"]] = dict(values.get("cvp") or {})
             if values.get("lvp") is not None:
@@ -330,6 +394,19 @@ class Campaign(Aggregate):
             self.ruleset.rules.apply(self.rules, kind, seq, values)
             if "side" in values and "step" in values:
                 self.steps[values["side"]] = values["step"]
+
+    def _on_control(self, seq: int, values: dict[str, Any]) -> None:
+        """Control recorded (DESIGN §9): each Location's side, marker (a
+        Location made Strategic, MARKING THE MAP) and Blazing, and the Blocks
+        it switched. A rule that also enters the Setup Areas already determined
+        (8.6131) changes the frozen Control too."""
+        gid = values["map_group"]
+        if "into_setup_areas" in values:
+            # A rule gave the whole map group at once: its side left it (8.6131).
+            self.vacated[gid] = seq
+        _book_control(self.control, seq, values)
+        if values.get("into_setup_areas") and self.setup_frozen is not None:
+            _book_control(self.setup_frozen["control"], seq, values)
 
     def _roll_entry(self, values: dict[str, Any]) -> dict[str, Any] | None:
         """What a side's table roll in its RePh step keeps for an undo's rebuild,
@@ -442,6 +519,8 @@ class Campaign(Aggregate):
         self.rolled_tables = {}
         self.lasting = {}
         self.control = {}
+        self.setup_frozen = None
+        self.vacated = {}
         self.rules = self.ruleset.rules.initial_state(g, self.sides)
 
     def _rebuild_state(self) -> None:
@@ -725,9 +804,11 @@ class Campaign(Aggregate):
             cpp_amounts[side] = amount
         # DESIGN §7: the CG definition (the ruleset's sample when none is given),
         # validated, and recorded with its hash.
-        doc = validated_definition(
-            ruleset, dict(ruleset.sample_definition) if definition is None else definition
-        )
+        if definition is None:
+            doc, doc_hash = _sample_definition(ruleset)
+        else:
+            doc = validated_definition(ruleset, definition)
+            doc_hash = defbook.definition_hash(doc)
         payload = {
             "campaign": str(campaign_id),
             "ruleset": ruleset.id,
@@ -741,7 +822,7 @@ class Campaign(Aggregate):
             "initial_cpp": cpp_amounts,
             "protocol": dice.PROTOCOL,
             "definition": doc,
-            "definition_hash": defbook.definition_hash(doc),
+            "definition_hash": doc_hash,
         }
         record = _record(ctx, 1, "CampaignCreated", payload, None, GENESIS)
         record["internal"] = {"token_hashes": token_hashes}
@@ -1141,6 +1222,10 @@ class Campaign(Aggregate):
         step = ini.step or ini.rule
         if ini.step is not None:
             self.check_step_order(side, ini.step)
+        groups = [g["id"] for g in self.definition_doc().get("map_groups") or ()]
+        refused = rs.rules.chit_refused(side, chit, self.vacated, groups)
+        if refused is not None:
+            raise RuleViolation(refused, rule=refused.split(":")[0])
         limit = limits.get(chit, {}).get(side)
         used = self.chits_used.get(side, {}).get(chit, 0)
         if limit is not None and used >= limit:
@@ -1807,76 +1892,217 @@ class Campaign(Aggregate):
         """The CG definition in force (read from the event that holds it)."""
         if self.definition is None:
             return {}
-        doc: dict[str, Any] = self.record(int(self.definition["seq"]))["payload"]["definition"]
+        key = self.definition["hash"]
+        doc = _DEFINITIONS.get(key)
+        if doc is None:
+            doc = self.record(int(self.definition["seq"]))["payload"]["definition"]
+            with _DEFINITIONS_LOCK:
+                _DEFINITIONS[key] = doc
+                while len(_DEFINITIONS) > MAX_CACHED_DEFINITIONS:
+                    _DEFINITIONS.popitem(last=False)  # the oldest
         return doc
 
-    def record_control(self, ctx: Ctx, map_group: str, locations: list[dict[str, Any]]) -> int:
-        """DESIGN §9: record Control of Locations of a map group, as one public
-        event (``side`` null: uncontrolled). Each Location is a hex of the map
-        group at one of its levels; a side records it, or the referee, and the
-        opponent may dispute it like any event."""
-        self._require_role(ctx)
-        groups = {g["id"]: g for g in self.definition_doc().get("map_groups") or ()}
-        group = groups.get(map_group)
-        if group is None:
-            known = ", ".join(sorted(groups)) or "none"
+    def map_group_data(self, map_group: str, *, field: str = "map_group") -> MapGroupData:
+        """The CG definition's map group, indexed once per definition (422
+        naming ``field`` when the definition has no such map group)."""
+        doc = self.definition_doc()
+        groups = [g["id"] for g in doc.get("map_groups") or ()]
+        if map_group not in groups:
+            known = ", ".join(groups) or "none"
             raise InvalidInput(
                 f"no map group {map_group!r} in the CG definition (its map groups: {known})",
-                field="map_group",
+                field=field,
             )
-        hexes = {h["hex"]: h for h in group["hexes"]}
-        seen: set[tuple[str, int]] = set()
-        for i, loc in enumerate(locations):
-            where = f"locations[{i}]"
-            found = hexes.get(loc["hex"])
-            if found is None:
-                raise InvalidInput(
-                    f"{loc['hex']!r} is not a hex of map group {map_group!r}", field=f"{where}.hex"
-                )
-            if loc["level"] not in (found.get("levels") or [0]):
-                raise InvalidInput(
-                    f"{loc['hex']} has no level {loc['level']} (its levels: "
-                    f"{found.get('levels') or [0]})",
-                    field=f"{where}.level",
-                )
-            if loc["side"] is not None and loc["side"] not in self.sides:
-                raise InvalidInput(
-                    f"{loc['side']!r} is not a side of this campaign ({', '.join(self.sides)}) "
-                    "nor null (uncontrolled)",
-                    field=f"{where}.side",
-                )
-            if (loc["hex"], loc["level"]) in seen:
-                raise InvalidInput(
-                    f"{loc['hex']} level {loc['level']} is listed twice", field=f"{where}.hex"
-                )
-            seen.add((loc["hex"], loc["level"]))
-        payload = {
-            "by": ctx.actor,
-            "cg_date": self.cg_date,
-            "map_group": map_group,
-            "locations": [
-                {"hex": loc["hex"], "level": loc["level"], "side": loc["side"]} for loc in locations
-            ],
-        }
+        assert self.definition is not None
+        return cached_group(self.definition["hash"], doc, map_group)
+
+    def control_state(self, data: MapGroupData, *, frozen: bool = False) -> ControlState:
+        """The Control of a map group now (or as the Setup Areas were
+        determined, with ``frozen``): ``initial_control`` and what was recorded."""
+        book = self.control
+        if frozen and self.setup_frozen is not None:
+            book = self.setup_frozen["control"]
+        return ControlState.of(data, book.get(data.id, {}))
+
+    def record_control(
+        self,
+        ctx: Ctx,
+        map_group: str,
+        locations: list[dict[str, Any]],
+        *,
+        blocks: list[dict[str, Any]] | None = None,
+        rule: str | None = None,
+    ) -> int:
+        """DESIGN §9: record Control of Locations of a map group, as one public
+        event (``side`` null: uncontrolled), with the Locations made Strategic
+        or no longer (``marker``: E, F, G, V; ``"none"``), Blazing ones, and
+        the Blocks a side gains by 9.6051 (``blocks``). Each Location is a hex
+        of the map group at one of its levels; a side records it, or the
+        referee, and the opponent may dispute it like any event. ``rule``
+        names a rule that gives Control at once (8.6131): the ruleset lists
+        its Locations."""
+        self._require_role(ctx)
+        change = self.control_change(ctx.actor, map_group, locations, blocks=blocks, rule=rule)
+        payload = {"by": ctx.actor, "cg_date": self.cg_date, **change}
         return self.append(ctx, "ControlRecorded", payload, {}, owner=None)
 
-    def current_lvp(self) -> dict[str, int] | None:
+    def control_change(
+        self,
+        actor: str,
+        map_group: str,
+        locations: list[dict[str, Any]],
+        *,
+        blocks: list[dict[str, Any]] | None = None,
+        rule: str | None = None,
+        where: str = "",
+        book: dict[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """A Control change checked against the CG definition (422 naming the
+        field under ``where``), with what it switches by the ruleset's rules
+        (Blocks, 9.605) over ``book`` (default: the Control recorded)."""
+        data = self.map_group_data(map_group, field=f"{where}map_group")
+        rules = self.ruleset.rules
+        before = ControlState.of(data, (self.control if book is None else book).get(data.id, {}))
+        into_setup_areas = False
+        if rule is not None:
+            if locations:
+                raise InvalidInput(
+                    f"{rule} names its Locations itself; send no locations with it",
+                    field=f"{where}locations",
+                )
+            locations, into_setup_areas = rules.control_rule(rule, data, before, actor)
+        elif not locations and not blocks:
+            raise InvalidInput(
+                "name at least one Location or Block (or a rule)", field=f"{where}locations"
+            )
+        seen: set[tuple[str, int]] = set()
+        for i, loc in enumerate(locations):
+            self._check_location(data, loc, f"{where}locations[{i}]", seen)
+        stated = self._check_blocks(data, blocks or [], where)
+        after = before.copy()
+        for loc in locations:
+            after.sides[(loc["hex"], loc["level"])] = loc["side"]
+        switched = rules.control_effects(data, before, after)
+        change: dict[str, Any] = {
+            "map_group": map_group,
+            "locations": [
+                {k: loc[k] for k in ("hex", "level", "side", "marker", "blazing") if k in loc}
+                for loc in locations
+            ],
+        }
+        blocks_changed = [*stated]
+        for block, side in sorted(switched.items()):
+            if block not in {b["block"] for b in stated}:
+                step = rules.setup_area_step or ""
+                blocks_changed.append({"block": block, "side": side, "rule": step})
+        if blocks_changed:
+            change["blocks"] = blocks_changed
+        if rule is not None:
+            change["rule"] = rule
+            change["into_setup_areas"] = into_setup_areas
+        return change
+
+    def _check_location(
+        self, data: MapGroupData, loc: dict[str, Any], where: str, seen: set[tuple[str, int]]
+    ) -> None:
+        i = data.grid.index.get(loc["hex"])
+        if i is None:
+            raise InvalidInput(
+                f"{loc['hex']!r} is not a hex of map group {data.id!r}", field=f"{where}.hex"
+            )
+        if loc["level"] not in data.levels[i]:
+            raise InvalidInput(
+                f"{loc['hex']} has no level {loc['level']} (its levels: {list(data.levels[i])})",
+                field=f"{where}.level",
+            )
+        if loc["side"] is not None and loc["side"] not in self.sides:
+            raise InvalidInput(
+                f"{loc['side']!r} is not a side of this campaign ({', '.join(self.sides)}) "
+                "nor null (uncontrolled)",
+                field=f"{where}.side",
+            )
+        if (loc["hex"], loc["level"]) in seen:
+            raise InvalidInput(
+                f"{loc['hex']} level {loc['level']} is listed twice", field=f"{where}.hex"
+            )
+        seen.add((loc["hex"], loc["level"]))
+
+    def _check_blocks(
+        self, data: MapGroupData, blocks: list[dict[str, Any]], where: str = ""
+    ) -> list[dict[str, Any]]:
+        """Blocks whose Control the players record (9.6051 BLOCK CONTROL
+        FORFEITURE switches a Block by its occupants, which the ledger does not
+        see)."""
+        known = sorted({b for b in data.block if b is not None})
+        out: list[dict[str, Any]] = []
+        for i, item in enumerate(blocks):
+            where_i = f"{where}blocks[{i}]"
+            if not known:
+                raise InvalidInput(f"map group {data.id!r} has no Blocks", field=f"{where_i}.block")
+            if item["block"] not in known:
+                raise InvalidInput(
+                    f"no Block {item['block']!r} in map group {data.id!r} (its Blocks: "
+                    f"{', '.join(known)})",
+                    field=f"{where_i}.block",
+                )
+            if item["side"] is not None and item["side"] not in self.sides:
+                raise InvalidInput(
+                    f"{item['side']!r} is not a side of this campaign ({', '.join(self.sides)})",
+                    field=f"{where_i}.side",
+                )
+            if item["block"] in {b["block"] for b in out}:
+                raise InvalidInput(
+                    f"Block {item['block']} is listed twice", field=f"{where_i}.block"
+                )
+            out.append({"block": item["block"], "side": item["side"], "rule": item["rule"]})
+        return out
+
+    def setup_areas_view(self, map_group: str | None) -> dict[str, Any]:
+        """``GET /setup-areas`` (DESIGN §9): each hex's status and each side's
+        Setup Areas on a map group, by the ruleset's rules, from the current
+        Control until a side completes the Setup Area step, then as determined
+        (``frozen``) until the next scenario is in play."""
+        rules = self.ruleset.rules
+        if rules.setup_area_step is None:
+            raise NotFound(f"{self.ruleset.id} has no Setup Areas")
+        groups = [g["id"] for g in self.definition_doc().get("map_groups") or ()]
+        if map_group is None:
+            if len(groups) != 1:
+                raise InvalidInput(
+                    f"name the map group (one of: {', '.join(groups) or 'none'})",
+                    field="map_group",
+                )
+            map_group = groups[0]
+        data = self.map_group_data(map_group)
+        frozen = self.setup_frozen
+        answer = rules.setup_areas(data, self.control_state(data, frozen=True), self.sides)
+        return {
+            "map_group": data.id,
+            "title": data.title,
+            "cg_date": self.cg_date,
+            "step": rules.setup_area_step,
+            "frozen": frozen is not None,
+            "frozen_at": None if frozen is None else frozen["seq"],
+            **answer,
+            "version": self.version,
+        }
+
+    def current_lvp(self, book: dict[str, dict[str, Any]] | None = None) -> dict[str, int] | None:
         """8.6032: each side's Current-LVP Total, the LVP of the Locations it
         Controls now, over every map group; ``None`` where the CG definition
-        gives no LVP. A hex's LVP goes with Control of its ground Location
+        has no map group. A hex's LVP goes with Control of its ground Location
         (level 0, or its lowest level: the reading taken, DESIGN §9 stores LVP
         per hex)."""
-        groups = self.definition_doc().get("map_groups") or ()
-        if not any(h.get("lvp") for g in groups for h in g["hexes"]):
+        if not self.definition_doc().get("map_groups"):
             return None
-        return self._lvp_totals(recorded=True)
+        return self._lvp_totals(self.control if book is None else book)
 
-    def _lvp_totals(self, *, recorded: bool) -> dict[str, int]:
-        """Each side's LVP from Control: the definition's ``initial_control``,
-        and with ``recorded`` the Control recorded since."""
+    def _lvp_totals(self, book: dict[str, dict[str, Any]]) -> dict[str, int]:
+        """Each side's LVP from Control: the definition's ``initial_control``
+        and the Control in ``book`` (recorded since; ``{}``: none)."""
         totals = dict.fromkeys(self.sides, 0)
         for group in self.definition_doc().get("map_groups") or ():
-            since = self.control.get(group["id"], {}) if recorded else {}
+            since = book.get(group["id"], {})
             initial = group.get("initial_control") or {}
             for h in group["hexes"]:
                 if not h.get("lvp"):
@@ -1889,21 +2115,45 @@ class Campaign(Aggregate):
                     totals[side] += h["lvp"]
         return totals
 
-    def _scenario_lvp(self, scenario: str | None) -> dict[str, Any] | None:
+    def _scenario_lvp(
+        self,
+        scenario: str | None,
+        stated: str | None = None,
+        by: str = "",
+        book: dict[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any] | None:
         """What CG-Scenario End records of LVP: the Current-LVP Totals at the
         scenario's start (the last scenario end's, or from ``initial_control``)
         and now, the new CG-LVP Totals (8.6033: "adding its Current-LVP Total to
         its preceding CG Date's CG-LVP Total") and the winner the ruleset's
-        victory rules give (8.6234), with the rule that decided."""
-        current = self.current_lvp()
+        victory rules give (8.6234, 9.6212), with the rule that decided. Where
+        the rules cannot decide, the winner the sides sent (``stated``) is
+        recorded as theirs; where they decide, a different one is refused."""
+        book = self.control if book is None else book
+        current = self.current_lvp(book)
         if current is None:
             return None
         last = list(self.lvp_rows.values())[-1] if self.lvp_rows else None
         if last is not None:
             start, before = dict(last["current_lvp"]), dict(last["cg_lvp"])
         else:
-            start, before = self._lvp_totals(recorded=False), dict.fromkeys(self.sides, 0)
-        winner, rule = self.ruleset.rules.scenario_winner(scenario or "", start, current)
+            start, before = self._lvp_totals({}), dict.fromkeys(self.sides, 0)
+        territory = []
+        for group in self.definition_doc().get("map_groups") or ():
+            data = self.map_group_data(group["id"])
+            territory.append((data, ControlState.of(data, book.get(data.id, {}))))
+        rules = self.ruleset.rules
+        winner, rule = rules.scenario_winner(
+            scenario or "", start, current, territory, self.definition_doc()
+        )
+        if stated is not None and winner is not None and stated != winner:
+            raise RuleViolation(
+                f"{rule.split(':')[0]}: the rules name {winner} the winner, not {stated}",
+                rule=rule.split(":")[0],
+            )
+        if stated is not None and winner is None:
+            who = "the referee" if by == REFEREE else "both sides"
+            winner, rule = stated, f"{rule}; the winner stated by {who}"
         return {
             "start_lvp": start,
             "current_lvp": current,
@@ -1951,14 +2201,20 @@ class Campaign(Aggregate):
                 f"{hx}/0": {"side": side, "seq": None}
                 for hx, side in (group.get("initial_control") or {}).items()
             }
-            found.update(self.control.get(group["id"], {}))
+            blocks = []
+            for key, entry in self.control.get(group["id"], {}).items():
+                if key.startswith("block:"):
+                    blocks.append({"block": key[len("block:") :], **entry})
+                else:
+                    found[key] = entry
             order = {h["hex"]: i for i, h in enumerate(group["hexes"])}
             items = []
             for key, entry in found.items():
                 hx, _, level = key.rpartition("/")
                 items.append({"hex": hx, "level": int(level), **entry})
             items.sort(key=lambda x: (order.get(x["hex"], len(order)), x["level"]))
-            out.append({"map_group": group["id"], "locations": items})
+            blocks.sort(key=lambda b: str(b["block"]))
+            out.append({"map_group": group["id"], "locations": items, "blocks": blocks})
         return {"cg_date": self.cg_date, "map_groups": out, "version": self.version}
 
     def conditions(self) -> dict[str, Any]:
@@ -2036,7 +2292,9 @@ class Campaign(Aggregate):
             raise InvalidInput(
                 f"cvp names each side's CVP earned: {', '.join(self.sides)}", field="cvp"
             )
-        extra = {k for k, v in body.items() if k != "cvp" and v is not None}
+        extra = {
+            k for k, v in body.items() if k not in ("cvp", "winner", "control") and v is not None
+        }
         needed = rs.rules.scenario_end_fields
         if extra - needed:
             field = sorted(extra - needed)[0]
@@ -2045,6 +2303,35 @@ class Campaign(Aggregate):
             field = sorted(needed - extra)[0]
             raise InvalidInput(f"{rs.id} records {field!r} at scenario end", field=field)
         sent = {"cvp": dict(cvp), **{k: body[k] for k in sorted(extra)}}
+        stated = body.get("winner")
+        if stated is not None:
+            if stated not in self.sides:
+                raise InvalidInput(
+                    f"{stated!r} is not a side of this campaign ({', '.join(self.sides)})",
+                    field="winner",
+                )
+            if rs.rules.no_scenario_winner is not None:
+                raise RuleViolation(
+                    rs.rules.no_scenario_winner, rule=rs.rules.no_scenario_winner.split(":")[0]
+                )
+            sent["winner"] = stated
+        # DESIGN §8: the last Control changes, checked now, counted in the LVP.
+        book = self.control
+        changes: list[dict[str, Any]] = []
+        if body.get("control"):
+            book = copy.deepcopy(self.control)
+            for i, item in enumerate(body["control"]):
+                change = self.control_change(
+                    ctx.actor,
+                    item["map_group"],
+                    item["locations"],
+                    blocks=item.get("blocks"),
+                    where=f"control[{i}].",
+                    book=book,
+                )
+                _book_control(book, 0, change)
+                changes.append(change)
+            sent["control"] = body["control"]
         rule = f"{rs.id}:{rs.reph_steps[0].id}"
         proposal = self.scenario_end_proposal
         if ctx.actor != REFEREE:
@@ -2064,7 +2351,9 @@ class Campaign(Aggregate):
                     rule=rs.reph_steps[0].id,
                 )
         scenario = self.scenario_of(self.cg_date) or ("initial" if self.is_initial_date() else None)
-        lvp = self._scenario_lvp(scenario)
+        lvp = self._scenario_lvp(scenario, stated, ctx.actor, book)
+        if changes:
+            sent = {**sent, "control": changes}
         if lvp is not None:
             sent = {**sent, "lvp": lvp}
         payload = {
@@ -2293,6 +2582,26 @@ def _record(
     }
     record["hash"] = event_hash(record)
     return record
+
+
+_SAMPLES: dict[int, tuple[Ruleset, dict[str, Any], str]] = {}
+#: CG definitions in force, by hash (DESIGN §7): a definition with a map group
+#: at the size of a real one is read and decoded once, not on every request.
+#: The hash names the content, so campaigns that share one share the entry.
+_DEFINITIONS: OrderedDict[str, dict[str, Any]] = OrderedDict()
+MAX_CACHED_DEFINITIONS = 64
+_DEFINITIONS_LOCK = threading.Lock()
+
+
+def _sample_definition(ruleset: Ruleset) -> tuple[dict[str, Any], str]:
+    """A ruleset's sample definition as validated, and its hash: computed once
+    per ruleset (it is constant, and a map group at the size of a real one
+    takes milliseconds to validate, dump and hash). Shared: never mutate it."""
+    found = _SAMPLES.get(id(ruleset))
+    if found is None or found[0] is not ruleset:
+        doc = validated_definition(ruleset, dict(ruleset.sample_definition))
+        found = _SAMPLES[id(ruleset)] = (ruleset, doc, defbook.definition_hash(doc))
+    return found[1], found[2]
 
 
 def validated_definition(ruleset: Ruleset, doc: Any, field: str = "definition") -> dict[str, Any]:

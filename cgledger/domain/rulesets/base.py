@@ -14,14 +14,16 @@ call (``tests/test_fourth_ruleset.py`` plays one through the REST API).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
+from cgledger.domain.errors import InvalidInput
 from cgledger.domain.tables import Table
+from cgledger.domain.territory import NML, ControlState, MapGroupData
 
 if TYPE_CHECKING:
     from cgledger.domain.context import Ctx
@@ -400,13 +402,69 @@ class Rules:
         return None
 
     def scenario_winner(
-        self, scenario: str, start_lvp: dict[str, int], current_lvp: dict[str, int]
+        self,
+        scenario: str,
+        start_lvp: dict[str, int],
+        current_lvp: dict[str, int],
+        territory: Sequence[tuple[MapGroupData, ControlState]] = (),
+        definition: Mapping[str, Any] | None = None,
     ) -> tuple[str | None, str]:
         """The CG scenario's winner by the ruleset's victory rules, from each
-        side's Current-LVP Total at scenario start and at CG-Scenario End:
+        side's Current-LVP Total at scenario start and at CG-Scenario End, the
+        Control of each map group (``territory``) and the CG definition:
         ``(side, rule)``, or ``(None, why)`` where the rules do not decide it."""
-        del scenario, start_lvp, current_lvp
+        del scenario, start_lvp, current_lvp, territory, definition
         return None, "the ruleset decides no scenario winner from LVP"
+
+    def chit_refused(
+        self, side: str, chit: str, vacated: Mapping[str, int], map_groups: Sequence[str]
+    ) -> str | None:
+        """Why ``side`` may not select ``chit`` now (the refusal's detail,
+        starting with the rule), or ``None``. ``vacated``: the map groups a
+        rule recorded as left by a side's units since the last scenario
+        (KGP 8.6131), by the seq that recorded it."""
+        del side, chit, vacated, map_groups
+        return None
+
+    #: Whether its CG scenarios have a winner at all; where ``scenario_winner``
+    #: cannot decide one (a rule cut in the seed), the sides may state it.
+    #: ``None``: they have none (ABtF 9.6211), and a stated winner is refused
+    #: with ``no_scenario_winner``'s rule.
+    no_scenario_winner: str | None = None
+
+    #: What the players highlight in yellow on the map: No Man's Land (KGP,
+    #: MARKING THE MAP) or Uncontrolled Territory (ABtF 9.6055).
+    map_highlight: str = NML
+
+    #: The RePh step in which each side determines its Setup Areas (8.605,
+    #: 9.605); ``None``: the ruleset has none.
+    setup_area_step: str | None = None
+
+    def setup_areas(
+        self, data: MapGroupData, control: ControlState, sides: Sequence[str]
+    ) -> dict[str, Any]:
+        """Each hex's status and each side's Setup Areas on a map group, by the
+        ruleset's rules (DESIGN §9): ``{"hexes", "areas", "sides"}``."""
+        del data, control, sides
+        raise NotImplementedError
+
+    def control_effects(
+        self, data: MapGroupData, before: ControlState, after: ControlState
+    ) -> dict[str, str]:
+        """What a Control record switches besides its Locations: the Blocks it
+        gives a side (ABtF 9.605), by Block."""
+        del data, before, after
+        return {}
+
+    def control_rule(
+        self, rule: str, data: MapGroupData, control: ControlState, by: str
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """The Locations a rule gives a side at once (KGP 8.6131: all U.S.
+        units gone from a Map Group, the German gains Control of all its
+        Strategic Locations), and whether they also enter the Setup Areas
+        already determined. ``by``: the side (or the referee) that records it."""
+        del data, control, by
+        raise InvalidInput(f"no rule {rule!r} of this ruleset records Control", field="rule")
 
     def roll_rules(self) -> frozenset[str]:
         """Rule ids (``<ruleset>:<rule>``) whose rolls only its commands make."""

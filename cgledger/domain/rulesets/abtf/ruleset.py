@@ -14,6 +14,7 @@ from typing import Any
 
 from cgledger.domain.rulesets.abtf import definition, record
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
+from cgledger.domain.rulesets.abtf.rules import AbtfRules
 from cgledger.domain.rulesets.base import (
     CampaignDef,
     Initiative,
@@ -23,7 +24,7 @@ from cgledger.domain.rulesets.base import (
     period_date_key,
     period_date_normalizer,
 )
-from cgledger.domain.rulesets.kgp.rules import CppRules, CppScheme
+from cgledger.domain.rulesets.kgp.rules import CppScheme
 
 BRITISH = "British"
 GERMAN = "German"
@@ -268,6 +269,6 @@ RULESET = Ruleset(
         dual_attack_roller=GERMAN,
         setup_first=(BRITISH, GERMAN),
     ),
-    rules=CppRules("abtf", cpp_base, CPP),
+    rules=AbtfRules("abtf", cpp_base, CPP),
     tables=bind_steps(abtf_tables.TABLES, REPH_STEPS),
 )

@@ -14,7 +14,7 @@ way; a :class:`CppScheme` names its rule numbers and its differences (ABtF
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Self
@@ -33,11 +33,17 @@ from cgledger.domain.requests import Body, Nonce
 from cgledger.domain.rulesets.base import Action, Engine, Rules
 from cgledger.domain.rulesets.kgp import cpp as cppbook
 from cgledger.domain.rulesets.kgp.record import HISTORICAL_WEATHER, RANDOM_WEATHER
+from cgledger.domain.rulesets.kgp.setup_areas import setup_areas as kgp_setup_areas
+from cgledger.domain.territory import ControlState, MapGroupData
 from cgledger.domain.visibility import REFEREE
 
 REPLENISH = "8.616"
 PURCHASE = "8.619"
 RECON = "8.622"
+#: 8.6131 VACATED SETUP AREA (its EXC: all U.S. units gone from a Map Group).
+VACATED = "8.6131"
+US = "US"
+GERMAN = "German"
 #: 8.6191: "an alphanumeric identification for each RG; e.g. ... 'V#', ... 'I#'".
 RG_ID = re.compile(r"[A-Z]{1,3}[0-9]{1,2}[a-z]?")
 #: 8.622's drm ids on its table: "+5 Spent 2 CPP", "-1 ... Majority Squad Type ... is Lax".
@@ -652,8 +658,62 @@ class KgpRules(CppRules):
     def roll_rules(self) -> frozenset[str]:
         return super().roll_rules() | {f"{self.ruleset_id}:{SHORTAGE}"}
 
+    setup_area_step = "8.605"
+
+    def setup_areas(
+        self, data: MapGroupData, control: ControlState, sides: Sequence[str]
+    ) -> dict[str, Any]:
+        return kgp_setup_areas(data, control, sides)
+
+    def control_rule(
+        self, rule: str, data: MapGroupData, control: ControlState, by: str
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """8.6131 EXC: "The German must be informed if all Retained, on-map U.S.
+        units on a Map Group are Eliminated or successfully Escape/Shift to (a)
+        Holding Box(es). In such a case the Germans immediately gain Control of
+        all Strategic Locations on that Map Group, and may automatically
+        include them within their Setup Area for the next CG scenario." The
+        U.S. side informs (or the referee records it); every Strategic
+        Location of the map group (each of its levels) becomes German, and the
+        Setup Areas already determined take them in."""
+        if rule != VACATED:
+            return super().control_rule(rule, data, control, by)
+        if by not in (US, REFEREE):
+            raise RuleViolation(
+                f"{VACATED}: the U.S. side informs the German that its units left map group "
+                f"{data.id} (or the referee records it), not {by}",
+                rule=VACATED,
+            )
+        locations = []
+        for i, hx in enumerate(data.grid.ids):
+            marked = any((hx, lv) in control.markers for lv in data.levels[i])
+            if data.strategic[i] or marked:
+                locations += [{"hex": hx, "level": lv, "side": GERMAN} for lv in data.levels[i]]
+        return locations, True
+
+    def chit_refused(
+        self, side: str, chit: str, vacated: Mapping[str, int], map_groups: Sequence[str]
+    ) -> str | None:
+        """8.6232 footnote: "The Attack Chit cannot be selected by the German
+        player if the U.S. player currently has no on-map Retained units
+        (8.6131)": every map group of the CG was recorded by 8.6131 as left by
+        all U.S. units since the last scenario."""
+        if side != GERMAN or chit != "attack" or not map_groups:
+            return None
+        if all(group in vacated for group in map_groups):
+            return (
+                "8.6232: the German cannot select the Attack Chit while the U.S. has no on-map "
+                f"Retained units (8.6131 recorded for {', '.join(map_groups)})"
+            )
+        return None
+
     def scenario_winner(
-        self, scenario: str, start_lvp: dict[str, int], current_lvp: dict[str, int]
+        self,
+        scenario: str,
+        start_lvp: dict[str, int],
+        current_lvp: dict[str, int],
+        territory: Sequence[tuple[MapGroupData, ControlState]] = (),
+        definition: Mapping[str, Any] | None = None,
     ) -> tuple[str | None, str]:
         """8.6234 KGP CG-SCENARIO VICTORY CONDITIONS, on LVP.
 
@@ -665,6 +725,7 @@ class KgpRules(CppRules):
         a side that does not win by LVP is not declared the loser here: the
         winner is then ``None``, with the reason.
         """
+        del territory, definition
         if scenario == "dual-attack":
             won = current_lvp["US"] > start_lvp["US"]
             return ("US" if won else "German"), "8.6234a"

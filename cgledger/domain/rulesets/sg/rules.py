@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cgledger.domain.errors import InvalidInput
+from cgledger.domain.errors import InvalidInput, RuleViolation
 from cgledger.domain.rulesets.base import Engine, Rules
 
 AMERICAN = "American"
@@ -31,7 +31,14 @@ COLUMNS = (
     "cvp_suffered",
     "purchase_points",
     "purchase_points_available",
+    "winner",
+    "winner_rule",
+    "cg_winner",
 )
+#: CG VICTORY CONDITIONS: "Provided the Germans have not amassed >= 105 CVP, the
+#: Americans win if their VP total is >= 150 at any CG-Scenario end and/" (cut).
+CG_VP = 150
+CG_GERMAN_CVP = 105
 
 
 def purchase_points(vp_required: int, vp_total: int, cvp_suffered: int) -> tuple[int, int]:
@@ -40,11 +47,35 @@ def purchase_points(vp_required: int, vp_total: int, cvp_suffered: int) -> tuple
     return differential, max(0, differential + cvp_suffered)
 
 
+def victory(
+    vp_total: int, vp_required: int, cvp_suffered: int
+) -> tuple[str | None, str, str | None]:
+    """The CG scenario's winner and the CG's, as far as the seed's text goes.
+
+    2.9: "If the VP total is >= the required CG scenario total and/" - cut; the
+    reading taken is "and/or", so reaching the total suffices and falling short
+    decides nothing. CG VICTORY CONDITIONS: the Americans win the CG when their
+    VP total is >= 150 and the Germans have not amassed >= 105 CVP (the
+    American's CVP suffered); the rest is cut."""
+    if vp_total >= vp_required:
+        winner, rule = AMERICAN, f"2.9: VP total {vp_total} >= {vp_required} required"
+    else:
+        winner, rule = (
+            None,
+            (
+                f"2.9: VP total {vp_total} < {vp_required} required; the rest of 2.9 is lost "
+                "in the seed's OCR"
+            ),
+        )
+    cg = AMERICAN if vp_total >= CG_VP and cvp_suffered < CG_GERMAN_CVP else None
+    return winner, rule, cg
+
+
 class SgRules(Rules):
     has_roster = True
     state_keys = frozenset(
         {"cvp", "vp", "vp_required", "vp_total", "vp_differential", "cvp_suffered",
-         "purchase_points"}
+         "purchase_points", "winner", "winner_rule", "cg_winner"}
     )  # fmt: skip
     scenario_end_fields = frozenset({"vp", "vp_required"})
 
@@ -61,11 +92,22 @@ class SgRules(Rules):
         # The American's CVP suffered are the CVP the German earned (its losses).
         cvp_suffered = state["cvp_suffered"] + body["cvp"][GERMAN]
         differential, points = purchase_points(body["vp_required"], vp_total, cvp_suffered)
+        winner, rule, cg_winner = victory(vp_total, body["vp_required"], cvp_suffered)
+        stated = body.get("winner")
+        if stated is not None and winner is not None and stated != winner:
+            raise RuleViolation(
+                f"2.9: the rules name {winner} the winner, not {stated}", rule="2.9"
+            )
+        if stated is not None and winner is None:
+            winner, rule = stated, f"{rule}; the winner stated"
         return {
             "vp_total": vp_total,
             "vp_differential": differential,
             "cvp_suffered": cvp_suffered,
             "purchase_points": points,
+            "winner": winner,
+            "winner_rule": rule,
+            "cg_winner": cg_winner,
         }
 
     def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
@@ -86,6 +128,9 @@ class SgRules(Rules):
                 "cvp_suffered": values["cvp_suffered"],
                 "purchase_points": values["purchase_points"],
                 "purchase_points_available": record["available"],
+                "winner": values.get("winner"),
+                "winner_rule": values.get("winner_rule"),
+                "cg_winner": values.get("cg_winner"),
             }
         )
 
