@@ -164,7 +164,8 @@ def _verify(args: argparse.Namespace) -> int:
         f"OK {args.file}: {report.events} events, hash chain intact (head {report.head[:16]}…); "
         f"{report.rolls} rolls, {report.rolls_recomputed} recomputed from their seeds, "
         f"{report.rolls_hidden} with the seed still secret; "
-        f"{report.rule_results_checked} rule results checked"
+        f"{report.rule_results_checked} rule results checked; "
+        f"{report.lvp_rows_checked} scenario ends' LVP re-counted"
     )
     if checkpoints:
         keys = ", ".join(report.checkpoint_keys)

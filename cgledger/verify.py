@@ -18,6 +18,9 @@ Needs nothing but the file: it checks that
   its recorded sha256,
 * every ``UndoApplied`` event names only earlier events in ``reverts`` and
   ``restores``,
+* every CG-Scenario End's LVP (start, Current- and CG-LVP Totals; 8.6032-8.6033)
+  re-counts from the CG definition and the Control events in force before it
+  (``cgledger.projections.lvp``),
 * given signed checkpoints (``cgledger.signing``), each is well formed and
   correctly signed (by ``server_key``, when one is pinned), is for this
   campaign, and the export's event at its ``seq`` hashes to its ``head``: a
@@ -44,6 +47,7 @@ from cgledger.domain import tables as tablebook
 from cgledger.domain.chain import GENESIS, LINE_FIELDS, META, event_hash, secret_digest
 from cgledger.domain.errors import DomainError
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.projections.lvp import LvpProjection
 from cgledger.signing import CheckpointError, check_checkpoint, key_id
 
 
@@ -67,6 +71,8 @@ class Report:
     #: Signed checkpoints checked against the export, and the ids of their keys.
     checkpoints_checked: int = 0
     checkpoint_keys: list[str] = field(default_factory=list)
+    #: CG-Scenario Ends whose LVP was re-counted from the log.
+    lvp_rows_checked: int = 0
 
 
 def _parse(line: bytes, where: str, seq: int | None) -> dict[str, Any]:
@@ -125,6 +131,7 @@ def verify_bytes(
     revealed_seeds: dict[int, str] = {}
     created: dict[str, Any] = {}
     hashes: list[str] = []
+    lvp = LvpProjection()
     for n, raw in enumerate(lines[1:], start=1):
         obj = _chained_line(raw, n, report.head)
         seq = n
@@ -135,8 +142,17 @@ def verify_bytes(
             if seq == 1:
                 created = _created(obj, header)
             _collect(obj, seq, commitments, rolls, revealed_seeds, report)
+            lvp.apply(obj)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise VerificationError(f"malformed event ({type(exc).__name__}: {exc})", seq) from None
+        if lvp.mismatches:
+            bad = lvp.mismatches[0]
+            raise VerificationError(
+                f"the CG-Scenario End records {bad.what} {bad.recorded}, but the CG definition "
+                f"and the Control events before it give {bad.rebuilt} (8.6032-8.6033)",
+                bad.seq,
+            )
+    report.lvp_rows_checked = lvp.checked
 
     if header.get("events") != report.events:
         raise VerificationError(
