@@ -96,3 +96,29 @@ def test_an_undone_control_record_is_not_counted() -> None:
     assert projection.totals == {"A": 3, "B": 5}
     projection.apply({"seq": 5, "type": "UndoApplied", "payload": {"reverts": [], "restores": [3]}})
     assert projection.totals == {"A": 0, "B": 8}
+
+
+def test_a_scenario_end_restored_by_an_undo_of_its_undo_counts_again() -> None:
+    """An undo reverts a CG-Scenario End, an undo of that undo restores it: the
+    next scenario end starts from its totals again (a review found verify
+    failing an honest export here)."""
+    created = {"seq": 1, "type": "CampaignCreated", "payload": {"sides": ["A", "B"], "definition": {
+        "map_groups": [{"id": "M", "hexes": [{"hex": "A1", "lvp": 3}, {"hex": "A2", "lvp": 5}],
+                        "initial_control": {"A1": "A"}}]}}}  # fmt: skip
+    take = {"map_group": "M", "locations": [{"hex": "A2", "level": 0, "side": "B"}]}
+    first = {"start_lvp": {"A": 3, "B": 0}, "current_lvp": {"A": 3, "B": 5},
+             "cg_lvp": {"A": 3, "B": 5}}  # fmt: skip
+    second = {"start_lvp": {"A": 3, "B": 5}, "current_lvp": {"A": 3, "B": 5},
+              "cg_lvp": {"A": 6, "B": 10}}  # fmt: skip
+    records = [
+        created,
+        {"seq": 2, "type": "ControlRecorded", "payload": take},
+        {"seq": 3, "type": "ScenarioEnded", "payload": {"cg_date": "d1", "lvp": first}},
+        {"seq": 4, "type": "UndoApplied", "payload": {"reverts": [3], "restores": []}},
+        {"seq": 5, "type": "UndoApplied", "payload": {"reverts": [4], "restores": [3]}},
+        {"seq": 6, "type": "ScenarioEnded", "payload": {"cg_date": "d2", "lvp": second}},
+    ]
+    projection = LvpProjection().apply_all(records)
+    assert projection.mismatches == []
+    assert sorted(projection.rows) == [3, 6]
+    assert projection.checked == 2

@@ -341,8 +341,11 @@ class Play:
 
     def look(self) -> dict[str, Any] | None:
         """After a CG-Scenario End: every map group's Setup Areas (live, not
-        frozen yet) and the LVP rows, kept for the ``?at=`` check."""
-        if not self.groups:
+        frozen yet) and the LVP rows, kept for the ``?at=`` check. A ruleset
+        with neither Setup Areas nor LVP on its map (SG keeps VP) has no rows."""
+        lvp = any(h.get("lvp") for g in self.groups for h in g["hexes"])
+        if not self.has_setup_areas and not lvp:
+            assert ok(self.game.get("referee", "/lvp"))["rows"] == []
             return None
         seen: dict[str, Any] = {"lvp": ok(self.game.get("referee", "/lvp"))}
         row = seen["lvp"]["rows"][-1]
@@ -380,7 +383,7 @@ class Play:
 
     def check_territory_replay(self) -> None:
         """``?at=`` answers the Setup Areas and LVP given live at that version."""
-        assert len(self.territory) >= 2 or not self.groups
+        assert len(self.territory) >= 2 or not self.has_setup_areas
         for version, seen in self.territory.items():
             assert ok(self.game.get("referee", f"/lvp?at={version}")) == seen["lvp"]
             for group in self.groups if self.has_setup_areas else ():

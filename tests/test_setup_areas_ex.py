@@ -221,3 +221,37 @@ def test_hexes_three_or_more_from_every_strategic_location_are_uncontrolled() ->
 def _distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     dq, dr = a[0] - b[0], a[1] - b[1]
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def test_an_entry_area_counts_from_the_cg_date_on_its_arrow() -> None:
+    """8.6052 traces to an *Eligible* Entry Area; SSR CG6c makes one Eligible
+    from the CG Date on its arrow (``from_date``). Before it, the U.S. has no
+    Eligible Entry Area here: its Isolation is not decided (nor any Holding
+    Box note given); from it, L21 is not Isolated."""
+    found = group()
+    found["entry_areas"][1]["from_date"] = "21 AM"
+    data = map_group_data(found)
+    rules = REGISTRY["kgp"].rules
+    early = rules.setup_areas(data, control(), SIDES, "20 PM")
+    assert hexes(early)["L21"]["isolated"] is None
+    assert early["sides"]["US"]["non_isolated_strategic"] is None
+    assert early["sides"]["US"]["note"] is None
+    assert "not decided" in early["sides"]["US"]["isolation"]
+    on_time = rules.setup_areas(data, control(), SIDES, "21 AM")
+    assert hexes(on_time)["L21"]["isolated"] is False
+
+
+def test_an_hq_the_enemy_controls_isolates_every_area() -> None:
+    """8.6052 EXC: the German path ends at its HQ; once that Location is
+    U.S.-Controlled, every German area is Isolated until another is recorded."""
+    found = group()
+    found["hq"] = {"German": "G20"}
+    data = map_group_data(found)
+    rules = REGISTRY["kgp"].rules
+    held = rules.setup_areas(data, control(), SIDES)
+    assert area_of(held, "German", "I20")["isolated"] is False
+    lost = control()
+    lost.sides[("G20", 0)] = "US"
+    taken = rules.setup_areas(data, lost, SIDES)
+    assert all(a["isolated"] is True for a in taken["areas"] if a["side"] == "German")
+    assert "US-Controlled" in taken["sides"]["German"]["isolation"]

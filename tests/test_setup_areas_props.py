@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from cgledger.domain.hexes import column_letters
 from cgledger.domain.rulesets import REGISTRY
-from cgledger.domain.territory import NML, UNCONTROLLED, ControlState, map_group_data
+from cgledger.domain.territory import BLOCK_KEY, NML, UNCONTROLLED, ControlState, map_group_data
 
 KGP_SIDES = ("US", "German")
 ABTF_SIDES = ("British", "German")
@@ -468,7 +468,7 @@ def abtf_worlds(draw: st.DrawFn) -> tuple[World, dict[str, str | None]]:
             recorded[f"{hx}/0"] = {**recorded.get(f"{hx}/0", {"side": None}), "marker": "G"}
     for block in [*names, "Z"]:  # Z: recorded, but on no hex of this map
         if draw(st.integers(0, 3)) == 0:
-            recorded[f"block:{block}"] = {"side": draw(st.one_of(side_of, st.none()))}
+            recorded[f"{BLOCK_KEY}{block}"] = {"side": draw(st.one_of(side_of, st.none()))}
     ids = [h["hex"] for h in hexes]
     entry_areas = []
     for side in sides:
@@ -484,8 +484,8 @@ def abtf_worlds(draw: st.DrawFn) -> tuple[World, dict[str, str | None]]:
     }
     expected: dict[str, str | None] = {}
     for block in sorted({h["block"] for h in hexes if "block" in h}):
-        if f"block:{block}" in recorded:
-            expected[block] = recorded[f"block:{block}"]["side"]
+        if f"{BLOCK_KEY}{block}" in recorded:
+            expected[block] = recorded[f"{BLOCK_KEY}{block}"]["side"]
             continue
         held = {
             initial.get(h["hex"]) for h in hexes if h.get("block") == block and h.get("strategic")

@@ -177,3 +177,20 @@ def test_an_undo_rebuilds_8_6131_and_the_frozen_setup_areas(kgp: Game) -> None:
     _to_initiative(kgp)
     problem = assert_problem(kgp.post("German", "/initiative", {"chit": "attack"}), 409)
     assert problem["detail"].startswith("8.6232: ")
+
+
+def test_a_stated_winner_the_rules_contradict_is_refused_to_the_first_side(client: Any) -> None:
+    """The first side's proposal is checked too, so a wrong winner cannot block
+    the scenario end until the referee steps in (a review found it could)."""
+    sg = Game(client, {"ruleset": "sg", "campaign": "SG"})
+    for side in ("American", "German"):
+        sg.advance(side, "scenario")
+    body = {"cvp": {"American": 0, "German": 0}, "vp": {"American": 60}, "vp_required": 55}
+    before = sg.version()
+    problem = assert_problem(
+        sg.post("American", "/scenario-end", {**body, "winner": "German"}), 409
+    )
+    assert problem["detail"].startswith("2.9: "), problem
+    assert sg.version() == before
+    assert created(sg.post("American", "/scenario-end", body))["status"] == "proposed"
+    assert created(sg.post("German", "/scenario-end", body))["status"] == "recorded"

@@ -16,6 +16,7 @@ from pydantic import Field
 from cgledger.api.audit import At, as_of
 from cgledger.api.deps import Auth, CampaignId, IdempotencyKey, IfMatch, _appended, _etag, run
 from cgledger.api.models import ControlView, LvpView, SetupAreasView
+from cgledger.domain.definitions import MAX_LEVEL, MIN_LEVEL
 from cgledger.domain.requests import Body
 from cgledger.projections.setup_map import render_svg
 
@@ -24,7 +25,9 @@ MAX_LOCATIONS = 2_000
 
 class LocationControl(Body):
     hex: str = Field(min_length=1, max_length=20, examples=["J19"])
-    level: int = Field(default=0, ge=-1, le=20, description="The building level; 0: ground")
+    level: int = Field(
+        default=0, ge=MIN_LEVEL, le=MAX_LEVEL, description="The building level; 0: ground"
+    )
     side: str | None = Field(max_length=40, description="The side that Controls it; null: none")
     marker: Literal["E", "F", "G", "V", "none"] | None = Field(
         default=None,

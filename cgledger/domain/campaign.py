@@ -40,7 +40,7 @@ from cgledger.domain.errors import Forbidden, InvalidInput, NotFound, RuleViolat
 from cgledger.domain.history import History, MemoryHistory
 from cgledger.domain.rulesets import REGISTRY, Ruleset
 from cgledger.domain.rulesets.base import ALL, CHITS, IDLE, SCENARIO, DateFacts, Facts, RePhStep
-from cgledger.domain.territory import ControlState, MapGroupData, cached_group
+from cgledger.domain.territory import BLOCK_KEY, ControlState, MapGroupData, cached_group
 from cgledger.domain.visibility import REFEREE
 
 MAX_PURPOSE = 200
@@ -89,7 +89,11 @@ def _book_control(control: dict[str, dict[str, Any]], seq: int, values: dict[str
                     entry.pop(name, None)
         book[key] = entry
     for block in values.get("blocks") or ():
-        book[f"block:{block['block']}"] = {"side": block["side"], "seq": seq, "rule": block["rule"]}
+        book[f"{BLOCK_KEY}{block['block']}"] = {
+            "side": block["side"],
+            "seq": seq,
+            "rule": block["rule"],
+        }
 
 
 def token_hash(token: str) -> str:
@@ -2075,7 +2079,8 @@ class Campaign(Aggregate):
             map_group = groups[0]
         data = self.map_group_data(map_group)
         frozen = self.setup_frozen
-        answer = rules.setup_areas(data, self.control_state(data, frozen=True), self.sides)
+        control = self.control_state(data, frozen=True)
+        answer = rules.setup_areas(data, control, self.sides, self.cg_date)
         return {
             "map_group": data.id,
             "title": data.title,
@@ -2093,8 +2098,10 @@ class Campaign(Aggregate):
         has no map group. A hex's LVP goes with Control of its ground Location
         (level 0, or its lowest level: the reading taken, DESIGN §9 stores LVP
         per hex)."""
-        if not self.definition_doc().get("map_groups"):
-            return None
+        groups = self.definition_doc().get("map_groups") or ()
+        has_lvp = any(h.get("lvp") for g in groups for h in g["hexes"])
+        if not groups or (not has_lvp and self.ruleset.rules.setup_area_step is None):
+            return None  # no LVP to count, nor Control that decides a winner (SG: VP)
         return self._lvp_totals(self.control if book is None else book)
 
     def _lvp_totals(self, book: dict[str, dict[str, Any]]) -> dict[str, int]:
@@ -2203,8 +2210,8 @@ class Campaign(Aggregate):
             }
             blocks = []
             for key, entry in self.control.get(group["id"], {}).items():
-                if key.startswith("block:"):
-                    blocks.append({"block": key[len("block:") :], **entry})
+                if key.startswith(BLOCK_KEY):
+                    blocks.append({"block": key[len(BLOCK_KEY) :], **entry})
                 else:
                     found[key] = entry
             order = {h["hex"]: i for i, h in enumerate(group["hexes"])}
@@ -2315,24 +2322,21 @@ class Campaign(Aggregate):
                     rs.rules.no_scenario_winner, rule=rs.rules.no_scenario_winner.split(":")[0]
                 )
             sent["winner"] = stated
-        # DESIGN §8: the last Control changes, checked now, counted in the LVP.
-        book = self.control
-        changes: list[dict[str, Any]] = []
-        if body.get("control"):
-            book = copy.deepcopy(self.control)
-            for i, item in enumerate(body["control"]):
-                change = self.control_change(
-                    ctx.actor,
-                    item["map_group"],
-                    item["locations"],
-                    blocks=item.get("blocks"),
-                    where=f"control[{i}].",
-                    book=book,
-                )
-                _book_control(book, 0, change)
-                changes.append(change)
+        book, changes = self._last_control(ctx.actor, body.get("control") or [])
+        if changes:
             sent["control"] = body["control"]
         rule = f"{rs.id}:{rs.reph_steps[0].id}"
+        # What the scenario end records, computed now so that a body the rules
+        # refuse (a stated winner they contradict) is refused to the first
+        # side too, not only when the second side agrees.
+        scenario = self.scenario_of(self.cg_date) or ("initial" if self.is_initial_date() else None)
+        lvp = self._scenario_lvp(scenario, stated, ctx.actor, book)
+        recorded = dict(sent)
+        if changes:
+            recorded["control"] = changes
+        if lvp is not None:
+            recorded["lvp"] = lvp
+        extras = rs.rules.scenario_end(self, recorded)
         proposal = self.scenario_end_proposal
         if ctx.actor != REFEREE:
             if proposal is None:
@@ -2350,21 +2354,38 @@ class Campaign(Aggregate):
                     f"{ctx.actor} sends {sent}: both must send the same scenario end",
                     rule=rs.reph_steps[0].id,
                 )
-        scenario = self.scenario_of(self.cg_date) or ("initial" if self.is_initial_date() else None)
-        lvp = self._scenario_lvp(scenario, stated, ctx.actor, book)
-        if changes:
-            sent = {**sent, "control": changes}
-        if lvp is not None:
-            sent = {**sent, "lvp": lvp}
         payload = {
             "by": ctx.actor,
             "cg_date": self.cg_date,
             "rule": rule,
             "scenario": scenario,
-            **sent,
-            **rs.rules.scenario_end(self, sent),
+            **recorded,
+            **extras,
         }
         return self.append(ctx, "ScenarioEnded", payload, {}, owner=None)
+
+    def _last_control(
+        self, actor: str, items: list[dict[str, Any]]
+    ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+        """DESIGN §8: the last Control changes sent with a scenario end, each
+        checked as ``POST /control`` checks it (422 naming ``control[i]...``),
+        and the Control they give, in which the LVP is counted."""
+        if not items:
+            return self.control, []
+        book = copy.deepcopy(self.control)
+        changes = []
+        for i, item in enumerate(items):
+            change = self.control_change(
+                actor,
+                item["map_group"],
+                item["locations"],
+                blocks=item.get("blocks"),
+                where=f"control[{i}].",
+                book=book,
+            )
+            _book_control(book, 0, change)
+            changes.append(change)
+        return book, changes
 
     def reph_view(self) -> dict[str, Any]:
         """``GET /reph``: the sequence with each side's status of each step

@@ -20,6 +20,7 @@ from typing import Any, Final
 from cgledger.domain.hexes import NEIGHBOURS
 
 __all__ = [
+    "BLOCK_KEY",
     "MARKERS",
     "NML",
     "UNCONTROLLED",
@@ -30,6 +31,8 @@ __all__ = [
     "map_group_data",
 ]
 
+#: How a book of Control keys a Block (no hex id starts with "#").
+BLOCK_KEY: Final = "#block:"
 #: A hex's status that is not a side (DESIGN §9).
 NML: Final = "nml"
 UNCONTROLLED: Final = "uncontrolled"
@@ -154,6 +157,9 @@ class MapGroupData:
     building: tuple[str | None, ...]
     #: Each side's Eligible Entry Area hexes (8.6052, 9.6053), and its HQ.
     entry: Mapping[str, frozenset[int]]
+    #: Each Eligible Entry Area: its side, the CG Date it is Eligible from (SSR
+    #: CG6c: the date on its arrow; ``None``: always) and its hexes.
+    entry_areas: tuple[tuple[str, str | None, frozenset[int]], ...]
     hq: Mapping[str, int]
     initial_control: Mapping[str, str]
 
@@ -168,10 +174,11 @@ def map_group_data(group: Mapping[str, Any]) -> MapGroupData:
     hexes = list(group["hexes"])
     grid = Grid.build((h["hex"], h["q"], h["r"]) for h in hexes)
     entry: dict[str, set[int]] = {}
+    areas = []
     for area in group.get("entry_areas") or ():
-        entry.setdefault(area["side"], set()).update(
-            grid.index[h] for h in area["hexes"] if h in grid.index
-        )
+        found = frozenset(grid.index[h] for h in area["hexes"] if h in grid.index)
+        entry.setdefault(area["side"], set()).update(found)
+        areas.append((area["side"], area.get("from_date"), found))
     return MapGroupData(
         id=group["id"],
         title=group.get("title") or "",
@@ -183,6 +190,7 @@ def map_group_data(group: Mapping[str, Any]) -> MapGroupData:
         block=tuple(h.get("block") for h in hexes),
         building=tuple(h.get("building") for h in hexes),
         entry={side: frozenset(found) for side, found in entry.items()},
+        entry_areas=tuple(areas),
         hq={
             side: grid.index[hx] for side, hx in (group.get("hq") or {}).items() if hx in grid.index
         },
@@ -246,7 +254,7 @@ class ControlState:
     def of(cls, data: MapGroupData, recorded: Mapping[str, Mapping[str, Any]]) -> ControlState:
         """From the definition's ``initial_control`` (each hex's ground
         Location) and the aggregate's recorded Control of the map group
-        (``"hex/level"`` -> ``{"side", "marker", "blazing", ...}``; ``"block:X"``
+        (``"hex/level"`` -> ``{"side", "marker", "blazing", ...}``; ``BLOCK_KEY + "X"``
         -> ``{"side"}``)."""
         state = cls()
         for hx, side in data.initial_control.items():
@@ -254,8 +262,8 @@ class ControlState:
             if i is not None:
                 state.sides[(hx, data.ground(i))] = side
         for key, entry in recorded.items():
-            if key.startswith("block:"):
-                state.blocks[key[len("block:") :]] = entry["side"]
+            if key.startswith(BLOCK_KEY):
+                state.blocks[key[len(BLOCK_KEY) :]] = entry["side"]
                 continue
             hx, _, level = key.rpartition("/")
             loc = (hx, int(level))

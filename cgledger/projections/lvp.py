@@ -75,12 +75,18 @@ class LvpProjection:
         #: The Control changes in the log: (seq, map group, locations).
         self._changes: list[tuple[int, str, list[dict[str, Any]]]] = []
         self._reverted: set[int] = set()
-        #: Each CG-Scenario End still in force: seq -> its rebuilt row.
-        self.rows: dict[int, dict[str, Any]] = {}
+        #: Each CG-Scenario End: seq -> its rebuilt row (``rows``: those in force).
+        self._ended: dict[int, dict[str, Any]] = {}
         self.mismatches: list[LvpMismatch] = []
         self.events = 0
         #: CG-Scenario Ends whose recorded LVP was compared.
         self.checked = 0
+
+    @property
+    def rows(self) -> dict[int, dict[str, Any]]:
+        """The rebuilt row of each CG-Scenario End still in force (an undo may
+        revert one, and an undo of that undo restore it)."""
+        return {seq: row for seq, row in self._ended.items() if seq not in self._reverted}
 
     def apply_all(self, records: Iterable[Mapping[str, Any]]) -> LvpProjection:
         for record in records:
@@ -146,9 +152,6 @@ class LvpProjection:
         for seq, group, locations in self._changes:
             if seq not in self._reverted:
                 self._enter(group, locations)
-        for seq in list(self.rows):
-            if seq in self._reverted:
-                del self.rows[seq]
 
     def _initial_totals(self) -> dict[str, int]:
         totals = dict.fromkeys(self.sides, 0)
@@ -163,7 +166,8 @@ class LvpProjection:
         recorded = payload.get("lvp")
         if recorded is None:
             return
-        last = self.rows[max(self.rows)] if self.rows else None
+        in_force = self.rows
+        last = in_force[max(in_force)] if in_force else None
         if last is not None:
             start, before = last["current_lvp"], last["cg_lvp"]
         else:
@@ -176,7 +180,7 @@ class LvpProjection:
             "current_lvp": current,
             "cg_lvp": {side: before.get(side, 0) + current.get(side, 0) for side in self.sides},
         }
-        self.rows[seq] = row
+        self._ended[seq] = row
         self.checked += 1
         for what in ("start_lvp", "current_lvp", "cg_lvp"):
             if recorded.get(what) != row[what]:

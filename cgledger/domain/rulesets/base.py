@@ -441,11 +441,12 @@ class Rules:
     setup_area_step: str | None = None
 
     def setup_areas(
-        self, data: MapGroupData, control: ControlState, sides: Sequence[str]
+        self, data: MapGroupData, control: ControlState, sides: Sequence[str], cg_date: str = ""
     ) -> dict[str, Any]:
-        """Each hex's status and each side's Setup Areas on a map group, by the
-        ruleset's rules (DESIGN §9): ``{"hexes", "areas", "sides"}``."""
-        del data, control, sides
+        """Each hex's status and each side's Setup Areas on a map group on CG
+        Date ``cg_date``, by the ruleset's rules (DESIGN §9):
+        ``{"hexes", "areas", "sides"}``."""
+        del data, control, sides, cg_date
         raise NotImplementedError
 
     def control_effects(

@@ -24,8 +24,9 @@ class AbtfRules(CppRules):
     )
 
     def setup_areas(
-        self, data: MapGroupData, control: ControlState, sides: Sequence[str]
+        self, data: MapGroupData, control: ControlState, sides: Sequence[str], cg_date: str = ""
     ) -> dict[str, Any]:
+        del cg_date  # ABtF's Entry Areas name no date
         return blocks.setup_areas(data, control, sides)
 
     def control_effects(

@@ -661,9 +661,9 @@ class KgpRules(CppRules):
     setup_area_step = "8.605"
 
     def setup_areas(
-        self, data: MapGroupData, control: ControlState, sides: Sequence[str]
+        self, data: MapGroupData, control: ControlState, sides: Sequence[str], cg_date: str = ""
     ) -> dict[str, Any]:
-        return kgp_setup_areas(data, control, sides)
+        return kgp_setup_areas(data, control, sides, cg_date)
 
     def control_rule(
         self, rule: str, data: MapGroupData, control: ControlState, by: str

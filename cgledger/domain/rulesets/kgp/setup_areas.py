@@ -46,6 +46,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cgledger.domain.rulesets.kgp.record import date_key
 from cgledger.domain.territory import (
     NML,
     UNCONTROLLED,
@@ -61,7 +62,9 @@ RULE = "8.605"
 REACH = 2
 
 
-def setup_areas(data: MapGroupData, control: ControlState, sides: Sequence[str]) -> dict[str, Any]:
+def setup_areas(
+    data: MapGroupData, control: ControlState, sides: Sequence[str], cg_date: str = ""
+) -> dict[str, Any]:
     """Each hex's status and each side's Setup Areas (8.605-8.6057)."""
     locations = _locations(data, control)
     status = _statuses(data, locations)
@@ -76,7 +79,7 @@ def setup_areas(data: MapGroupData, control: ControlState, sides: Sequence[str])
     paths: dict[str, str] = {}
     for side in sides:
         groups = grid.components([s == side for s in status])
-        reached, paths[side] = _traced(data, status, side)
+        reached, paths[side] = _traced(data, status, side, locations.ground, cg_date)
         for area_id, group in zip(area_ids(len(groups)), groups, strict=True):
             isolated = None if reached is None else not any(reached[j] for j in group)
             for j in group:
@@ -195,20 +198,37 @@ def _surround(data: MapGroupData, status: list[str], sides: Sequence[str]) -> li
     return surrounded
 
 
-def _traced(data: MapGroupData, status: list[str], side: str) -> tuple[bytearray | None, str]:
+def _traced(
+    data: MapGroupData, status: list[str], side: str, ground: list[str | None], cg_date: str
+) -> tuple[bytearray | None, str]:
     """8.6052: the hexes from which ``side`` traces its path, or ``None`` where
-    it has no Eligible Entry Area (nor HQ) on the map group to trace to."""
+    it has no Eligible Entry Area (nor HQ) on the map group to trace to. An
+    Entry Area is Eligible from the CG Date on its arrow (SSR CG6c,
+    ``from_date``). With an HQ the path ends on it; an HQ the enemy Controls
+    ends none until the side records another (8.6052 EXC)."""
     grid = data.grid
     passable = [data.enterable[i] and status[i] in (UNCONTROLLED, side) for i in range(len(grid))]
     if side in data.hq:
         hq = data.hq[side]
-        why = f"8.6052 EXC: to its HQ {grid.ids[hq]}"
-        if status[hq] != side:
-            why += " (not in its Setup Area: every area is Isolated until another HQ is recorded)"
-        return grid.reach([hq], passable), why
-    targets = data.entry.get(side, frozenset())
+        holder = ground[hq]
+        if holder is not None and holder != side:
+            return bytearray(len(grid)), (
+                f"8.6052 EXC: its HQ {grid.ids[hq]} is {holder}-Controlled: every area is "
+                "Isolated until another HQ is recorded"
+            )
+        passable[hq] = data.enterable[hq]  # the path ends on the HQ Location itself
+        return grid.reach([hq], passable), f"8.6052 EXC: to its HQ {grid.ids[hq]}"
+    now = date_key(cg_date) if cg_date else None
+    targets: set[int] = set()
+    for owner, since, found in data.entry_areas:
+        then = date_key(since) if since else None
+        if owner == side and (now is None or then is None or then <= now):
+            targets |= found
     if not targets:
-        return None, "8.6052: no Eligible Entry Area on this map group; Isolation is not decided"
+        return None, (
+            f"8.6052: no Eligible Entry Area on this map group on {cg_date or 'this date'}; "
+            "Isolation is not decided"
+        )
     return grid.reach(sorted(targets), passable), "8.6052: to an Eligible Entry Area"
 
 
@@ -226,13 +246,13 @@ def _upper_levels(
     out: list[list[dict[str, Any]]] = [[] for _ in range(len(grid))]
     for i in range(len(grid)):
         for level, side in sorted(upper[i].items()):
-            area = _upper_path(data, control, i, level, side, status, area_of, isolated_hex)
+            k = _upper_path(data, control, i, level, side, status, isolated_hex)
             out[i].append(
                 {
                     "level": level,
                     "controlled_by": side,
-                    "isolated": area is None,
-                    "area": area,
+                    "isolated": True if k is None else isolated_hex[k],
+                    "area": None if k is None else area_of[k],
                 }
             )
     return out
@@ -245,13 +265,12 @@ def _upper_path(
     level: int,
     side: str,
     status: list[str],
-    area_of: list[str | None],
     isolated_hex: list[bool | None],
-) -> str | None:
-    """The Setup Area that a path of contiguous, Enterable, ``side``-Controlled
-    building Locations reaches from ``(start, level)``, ending at a
-    ``side``-Controlled, non-Blazing, non-Isolated ground-level building
-    Location (8.6057); ``None``: Isolated."""
+) -> int | None:
+    """The hex whose ground-level building Location a path of contiguous,
+    Enterable, ``side``-Controlled building Locations reaches from ``(start,
+    level)``: ``side``-Controlled, non-Blazing and not Isolated (8.6057; its
+    area's Isolation may be undecided); ``None``: Isolated."""
     grid = data.grid
     ids = grid.ids
     seen = {(start, level)}
@@ -272,9 +291,9 @@ def _upper_path(
                 if (
                     (ids[k], lk) not in control.blazing
                     and status[k] == side
-                    and isolated_hex[k] is False
+                    and isolated_hex[k] is not True
                 ):
-                    return area_of[k]
+                    return k
                 continue  # a ground Location ends the path, reached or not
             queue.append((k, lk))
     return None
@@ -291,17 +310,17 @@ def _summary(
     out: dict[str, Any] = {}
     for side in sides:
         free = 0
+        undecided = False
         for h in hexes:
             if not h["strategic"]:
                 continue
-            if h["status"] == side and h["controlled_by"] == side and h["isolated"] is False:
-                free += 1
-            free += sum(
-                1 for lv in h["levels"] if lv["controlled_by"] == side and not lv["isolated"]
-            )
+            held = [h["isolated"]] if h["status"] == side and h["controlled_by"] == side else []
+            held += [lv["isolated"] for lv in h["levels"] if lv["controlled_by"] == side]
+            free += sum(1 for isolated in held if isolated is False)
+            undecided = undecided or None in held
         mine = [a for a in areas if a["side"] == side]
         note = None
-        if free == 0:
+        if free == 0 and not undecided:
             note = (
                 f"8.605: {side} Controls no non-Isolated Strategic Location on the Map Group: "
                 "its on-map units in Uncontrolled Territory are Retained into a Holding Box, "
@@ -310,7 +329,8 @@ def _summary(
         out[side] = {
             "areas": len(mine),
             "hexes": sum(len(a["hexes"]) for a in mine),
-            "non_isolated_strategic": free,
+            # null: some of its Strategic Locations' Isolation is not decided.
+            "non_isolated_strategic": None if undecided and free == 0 else free,
             "isolation": paths[side],
             "note": note,
         }
