@@ -462,6 +462,11 @@ class Ledger:
         try:
             self.store.save(agg, *history.entries(0))
             metrics.appended(history.pending.values())
+            # The creation event holds the CG definition (a real map group is
+            # thousands of hexes): a snapshot now spares every load before the
+            # first periodic snapshot from decoding it again (the aggregate
+            # keeps only its hash; ``Campaign.definition_doc`` reads it once).
+            self._snapshot(agg)
         except IntegrityError:
             if idem is None:
                 raise

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.abtf.ruleset import CPP_BASE_CHART
+from cgledger.ledger import Ledger
 from cgledger.verify import verify_bytes
 
 #: The 9.6161 CPP BASE NUMBER CHART as the seed prints it (003_…).
@@ -175,6 +176,8 @@ def test_a_campaign_created_before_abtf_kept_a_roster_says_so(
     steps = tuple(dataclasses.replace(st, action=None) for st in abtf.reph_steps)
     before = dataclasses.replace(abtf, rules=Rules(), reph_steps=steps)
     monkeypatch.setitem(rulesets._RULESETS, "abtf", before)
+    # Created by a ledger of that time, which took no snapshot at creation.
+    monkeypatch.setattr(Ledger, "_snapshot", lambda self, campaign: None)
     old = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
     monkeypatch.undo()
     assert REGISTRY["abtf"].rules.has_roster
@@ -209,6 +212,8 @@ def test_an_old_free_9_6162_roll_still_verifies(
     tables["abtf:9.6162"] = dataclasses.replace(tables["abtf:9.6162"], endpoint="", step=None)
     before = dataclasses.replace(abtf, rules=Rules(), reph_steps=steps, tables=tables)
     monkeypatch.setitem(rulesets._RULESETS, "abtf", before)
+    # Created by a ledger of that time, which took no snapshot at creation.
+    monkeypatch.setattr(Ledger, "_snapshot", lambda self, campaign: None)
     old = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
     roll = {"inputs": {"base": 25}}
     created(old.post("British", "/tables/abtf:9.6162/rolls", roll))
