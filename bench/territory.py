@@ -46,7 +46,7 @@ from bench.floor_app import Counter
 from cgledger.api.app import create_app
 from cgledger.domain.mapgen import BASE_COLUMNS, BASE_ROWS, synthetic_map_group
 from cgledger.domain.rulesets import REGISTRY, Ruleset
-from cgledger.domain.territory import MARKERS, ControlState, map_group_data
+from cgledger.domain.territory import BLOCK_KEY, MARKERS, ControlState, map_group_data
 from cgledger.ledger import Ledger
 from cgledger.projections.lvp import LvpProjection
 from cgledger.settings import Settings
@@ -79,7 +79,7 @@ def _has_blocks(rs: Ruleset) -> bool:
 
 
 def realistic_control(group: dict[str, Any], sides: Sequence[str], seed: int) -> dict[str, Any]:
-    """Control as a campaign records it (``"hex/level"`` -> entry, ``"block:X"``
+    """Control as a campaign records it (``"hex/level"`` -> entry, ``BLOCK_KEY + "X"``
     -> entry) over the map group's ``initial_control``: a sixth of the
     Strategic Locations taken by the other side, one in twenty lost, markers
     on non-Strategic hexes, a third of the buildings' upper levels held (some
@@ -119,7 +119,7 @@ def realistic_control(group: dict[str, Any], sides: Sequence[str], seed: int) ->
         recorded[key] = {**recorded.get(key, {"side": sides[0]}), "blazing": True, "seq": seq}
     blocks = sorted({h["block"] for h in group["hexes"] if h.get("block")})
     for block in blocks[1:3]:
-        recorded[f"block:{block}"] = {"side": sides[1], "seq": seq, "rule": "bench"}
+        recorded[f"{BLOCK_KEY}{block}"] = {"side": sides[1], "seq": seq, "rule": "bench"}
     return recorded
 
 
