@@ -2106,20 +2106,19 @@ class Campaign(Aggregate):
 
     def _lvp_totals(self, book: dict[str, dict[str, Any]]) -> dict[str, int]:
         """Each side's LVP from Control: the definition's ``initial_control``
-        and the Control in ``book`` (recorded since; ``{}``: none)."""
+        and the Control in ``book`` (recorded since; ``{}``: none), read over
+        each map group's index (``MapGroupData``: LVP and ground level by hex)."""
         totals = dict.fromkeys(self.sides, 0)
         for group in self.definition_doc().get("map_groups") or ():
-            since = book.get(group["id"], {})
-            initial = group.get("initial_control") or {}
-            for h in group["hexes"]:
-                if not h.get("lvp"):
+            data = self.map_group_data(group["id"])
+            since = book.get(data.id, {})
+            for i, hx in enumerate(data.grid.ids):
+                if not data.lvp[i]:
                     continue
-                levels = h.get("levels") or [0]
-                ground = 0 if 0 in levels else min(levels)
-                entry = since.get(f"{h['hex']}/{ground}")
-                side = entry["side"] if entry is not None else initial.get(h["hex"])
+                entry = since.get(f"{hx}/{data.ground(i)}")
+                side = entry["side"] if entry is not None else data.initial_control.get(hx)
                 if side in totals:
-                    totals[side] += h["lvp"]
+                    totals[side] += data.lvp[i]
         return totals
 
     def _scenario_lvp(

@@ -1,4 +1,4 @@
-"""The LVP totals rebuilt from the event log alone (DESIGN §9; KGP 8.6032-8.6033):
+"""The LVP totals rebuilt from the event log alone (DESIGN §9; 8.6032-8.6033):
 a read model that anyone holding an export can run, independent of the server's
 aggregate. ``cgledger verify`` uses it to re-count every CG-Scenario End's
 Current-LVP and CG-LVP Totals from the Control events before it.
