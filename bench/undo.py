@@ -20,6 +20,7 @@ Prints medians in milliseconds and the ratios. No assertion: a benchmark.
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import statistics
 import sys
@@ -34,6 +35,7 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.kgp.rules import RGPurchaseCreate
 from cgledger.ledger import Ledger
 from cgledger.settings import Settings
@@ -55,12 +57,21 @@ def _buy(ledger: Ledger, cid: str, n: int) -> int:
         lambda c, ctx: c.perform(
             ctx,
             "rg-purchases",
-            RGPurchaseCreate(side="German", rg="I2", cpp=1, secret=n % 2 == 0),
+            RGPurchaseCreate(side="German", rg="Z1", map_group="Sx", secret=n % 2 == 0),
         ),
         operation="rg",
         body={"n": n},
     )
     return done.seq
+
+
+def _definition() -> dict[str, object]:
+    """The sample definition, with an RG the chart prices at 1 CPP and does not
+    limit (8.6195-8.6196), so the bench can buy as many as it needs; "Z" needs
+    no determination roll (8.620)."""
+    doc = copy.deepcopy(REGISTRY["kgp"].sample_definition)
+    doc["rg_chart"]["German"].append({"id": "Z1", "name": "Bench RG", "cpp": 1})
+    return doc
 
 
 def _undo(ledger: Ledger, cid: str, seq: int) -> None:
@@ -98,6 +109,7 @@ def run(size: int, repeats: int, url: str | None, tmp: Path) -> dict[str, float]
             start_date=None,
             initial_cpp={"German": 10_000, "US": 0},
             idempotency_key=None,
+            definition=_definition(),
             request_fingerprint="bench",
         )
         cid = created.campaign.cid

@@ -401,7 +401,9 @@ def _check_rule_result(
     ruleset = REGISTRY.get(created["ruleset"])
     rule = values.get("rule")
     rules = None if ruleset is None else ruleset.rules
-    if "table" not in obj["payload"]:
+    # A roll for a secret purchase names its table only in its secret part
+    # (docs/DESIGN.md §10): read where the viewer's export has it.
+    if "table" not in values:
         if (rules is not None and rule in rules.roll_rules()) or obj["type"] == "TableRolled":
             raise VerificationError(f"{rule}: the roll names no table", seq)
         return
@@ -416,14 +418,14 @@ def _check_rule_result(
 def _check_table_roll(obj: dict[str, Any], rolled: list[int], report: Report) -> None:
     """Re-read a table roll against the definition recorded before it."""
     seq = obj["seq"]
-    ref = obj["payload"]["table"]
+    values = {**obj["payload"], **(obj["secret"] or {})}
+    ref = values["table"]
     found = report.tables.get(ref["hash"])
     if found is None or found[1] >= seq:
         raise VerificationError(f"{ref['id']}: no definition of it was recorded before", seq)
     definition, _ = found
-    if definition["id"] != ref["id"] or obj["payload"]["rule"] != ref["id"]:
+    if definition["id"] != ref["id"] or values["rule"] != ref["id"]:
         raise VerificationError(f"the roll names {ref['id']} inconsistently", seq)
-    values = {**obj["payload"], **(obj["secret"] or {})}
     try:
         result, differs = tablebook.audit(definition, rolled, values)
     except DomainError as exc:

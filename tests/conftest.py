@@ -165,7 +165,7 @@ class Game:
         the way each action or roll a step requires (the 409 names its path);
         an Initiative step that waits for chits gets an Idle chit from each side
         (an Attack chit where Idle ones ran out)."""
-        for _ in range(12):
+        for _ in range(60):
             r = self.post(side, "/reph/advance", {"to": to})
             if r.status_code == 201:
                 return

@@ -79,16 +79,18 @@ def test_unspent_cpp_are_halved_fru_and_carried_to_the_next_date(abtf: Game) -> 
     problem = assert_problem(abtf.post("British", "/cpp-replenishments", {}), 409)
     assert problem["detail"].startswith("9.6: CPP Replenishment is NA prior to the CG's Initial")
 
-    # 9.617: 10 CPP, 3 spent: "CPP not spent are divided by two (FRU)": 7 -> 4.
-    created(abtf.post("British", "/rg-purchases", {"rg": "I1", "cpp": 3}))
+    # 9.617: 10 CPP, 6 spent (I1 on the sample chart): "CPP not spent are divided
+    # by two (FRU)": 4 -> 2.
+    created(abtf.post("British", "/rg-purchases", {"rg": "I1", "cpp": 6}))
     line = _line(abtf, "British")
-    assert (line["start"], line["total"], line["spent"], line["left"]) == (10, 10, 3, 4)
+    assert (line["start"], line["total"], line["spent"], line["left"]) == (10, 10, 6, 2)
     assert line["campaign_exhaustion_drm"] == 0  # 18 PM on the 9.6161 chart
     # 6 CPP, none spent: 3.
     assert _line(abtf, "German")["left"] == 3
-    # Spending is checked against the CPP not yet spent, before the halving.
-    problem = assert_problem(abtf.post("British", "/rg-purchases", {"rg": "I2", "cpp": 8}), 409)
-    assert problem["detail"] == "9.617: I2 costs 8 CPP but British has 7 CPP left on 18 PM"
+    # Spending is checked against the CPP not yet spent (4), before the halving (2):
+    # V1 costs 5.
+    problem = assert_problem(abtf.post("British", "/rg-purchases", {"rg": "V1"}), 409)
+    assert problem["detail"] == "9.617: V1 costs 5 CPP but British has 4 CPP left on 18 PM"
 
     abtf.next_date()  # the Initial Scenario ends; 18 EVE
     british = created(abtf.post("British", "/cpp-replenishments", {}))
@@ -100,9 +102,9 @@ def test_unspent_cpp_are_halved_fru_and_carried_to_the_next_date(abtf: Game) -> 
     assert secret["repl"] == 15 + secret["final"]
     assert secret["final"] == sum(secret["dice"])
     line = _line(abtf, "British")
-    assert line["start"] == 4
+    assert line["start"] == 2
     assert line["repl"] == secret["repl"]
-    assert line["total"] == 4 + secret["repl"]
+    assert line["total"] == 2 + secret["repl"]
     assert line["campaign_exhaustion_drm"] == 1
     assert line["cpp_base"] == 15
 
@@ -156,6 +158,10 @@ def test_rulesets_list_the_abtf_roster_and_actions(client: TestClient) -> None:
     assert [(a["path"], a["rule"]) for a in abtf["actions"]] == [
         ("cpp-replenishments", "9.616"),
         ("rg-purchases", "9.617"),
+        ("rg-determinations", "9.618"),
+        ("fortification-purchases", "9.619"),
+        ("fortification-setups", "9.621"),
+        ("hidden-fortifications", "9.6073"),
     ]
     step = next(s for s in abtf["reph_steps"] if s["rule"] == "9.616")
     assert step["action"] == "cpp-replenishments"
@@ -187,7 +193,7 @@ def test_a_campaign_created_before_abtf_kept_a_roster_says_so(
     assert ok(old.get("German", "/state"))["rosters"]["British"]["lines"] == []
     assert old.next_date(replenish=False)["cg_date"] == "18 EVE"  # its dates still go on
     for r in (
-        old.post("British", "/rg-purchases", {"rg": "I1", "cpp": 1}),
+        old.post("British", "/rg-purchases", {"rg": "I1", "cpp": 6}),
         old.post("referee", "/cpp-replenishments", {"side": "German"}),
     ):
         problem = assert_problem(r, 501)

@@ -31,6 +31,9 @@ from cgledger.verify import VerificationError, verify_bytes
 ROLES = ("US", "German", "referee")
 HEX64 = re.compile(r"[0-9a-f]{64}")
 KGP = {"ruleset": "kgp", "campaign": "CG I", "title": "audit", "initial_cpp": {"German": 2}}
+#: A German purchase of the sample RG chart: F1 costs the 2 CPP the German holds
+#: (8.6194) and counts per Map Group (8.6195).
+F1 = {"rg": "F1", "map_group": "Sx"}
 
 # ---------------------------------------------------------------------------- helpers
 
@@ -55,8 +58,10 @@ def server_key(client: TestClient) -> str:
     return key
 
 
-def buy(game: Game, rg: str = "I2", cpp: int = 1, *, secret: bool = True) -> dict[str, Any]:
-    return created(game.post("German", "/rg-purchases", {"rg": rg, "cpp": cpp, "secret": secret}))
+def buy(game: Game, rg: str = "F1", *, secret: bool = True) -> dict[str, Any]:
+    """A German purchase for Map Group Sx, at the chart's price."""
+    body = {"rg": rg, "map_group": "Sx", "secret": secret}
+    return created(game.post("German", "/rg-purchases", body))
 
 
 def free_roll(game: Game, role: str, *, secret: bool = False, **headers: str) -> dict[str, Any]:
@@ -96,7 +101,8 @@ def travel(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Game]
     travel starts from a snapshot (DESIGN §6), so it must give the same answers."""
     interval = 10_000 if request.param == "no snapshots" else 3
     with TestClient(create_app(settings.model_copy(update={"snapshot_interval": interval}))) as c:
-        yield Game(c, KGP)
+        # 4 CPP: two F1 (2 CPP each) on 19 AM.
+        yield Game(c, {**KGP, "initial_cpp": {"German": 4}})
 
 
 def test_state_at_n_is_the_answer_given_live_at_n(travel: Game) -> None:
@@ -111,7 +117,7 @@ def test_state_at_n_is_the_answer_given_live_at_n(travel: Game) -> None:
     step(lambda: found.update(secret_buy=buy(kgp)["seq"]))
     step(lambda: found.update(roll=free_roll(kgp, "US", secret=True)))
     step(lambda: ok(kgp.post("German", f"/events/{found['secret_buy']}/reveal")))
-    step(lambda: found.update(public_buy=buy(kgp, "V3", secret=False)["seq"]))
+    step(lambda: found.update(public_buy=buy(kgp, secret=False)["seq"]))
     step(lambda: created(undo(kgp, "German", [found["public_buy"]])))
     step(lambda: found.update(rid=created(undo(kgp, "US", [found["roll"]["seq"]]))["id"]))
     step(lambda: ok(kgp.post("German", f"/undo-requests/{found['rid']}/approve")))
@@ -120,15 +126,17 @@ def test_state_at_n_is_the_answer_given_live_at_n(travel: Game) -> None:
     step(lambda: created(kgp.post("German", "/cg-dates", {})))
     step(lambda: found.update(repl=created(kgp.post("German", "/cpp-replenishments", {}))))
     step(lambda: created(kgp.post("US", "/disputes", {"seq": found["repl"]["seq"], "claim": "?"})))
-    step(lambda: buy(kgp, "HW1", 3))
+    step(lambda: buy(kgp, "HW1"))
     step(lambda: ok(kgp.post("German", f"/events/{found['repl']['seq']}/reveal")))
     version = kgp.version()
     assert len(seen) == 15
-    # The live answers really changed along the way (hidden, shown, undone).
+    # The live answers really changed along the way (hidden, shown, undone):
+    # 4 CPP, 2 left once the secret F1 is revealed, 0 after the public one.
     us_left = [s["US roster German"]["lines"][-1]["left"] for s in seen.values()]
     assert None in us_left
+    assert 4 in us_left
     assert 2 in us_left
-    assert 1 in us_left
+    assert 0 in us_left
     assert any(s["US state"]["pending_undo_requests"] for s in seen.values())
     assert any(s["US state"]["open_disputes"] for s in seen.values())
     for n, answers in seen.items():
@@ -153,7 +161,7 @@ def test_a_secret_purchase_stays_hidden_as_of_then(kgp: Game) -> None:
     assert (then["left"], then["rg_purchased"]) == (None, [])
     assert "left" in then["hidden"]
     now = ok(kgp.get("US", "/roster?side=German"))["lines"][-1]
-    assert (now["left"], [p["rg"] for p in now["rg_purchased"]]) == (1, ["I2"])
+    assert (now["left"], [p["rg"] for p in now["rg_purchased"]]) == (0, ["F1"])
 
 
 # ---------------------------------------------------------------------------- GET /events
@@ -325,14 +333,14 @@ def test_every_new_event_records_the_request_id(kgp: Game) -> None:
         assert isinstance(e["meta"]["request_id"], str)
 
 
-@pytest.mark.parametrize("sent", ["buy-I2-for-1", "has space", "a" * 65, "", "ü"])
+@pytest.mark.parametrize("sent", ["buy-F1-for-2", "has space", "a" * 65, "", "ü"])
 def test_a_client_request_id_is_never_recorded(kgp: Game, sent: str) -> None:
     """The record is public even on a secret event: a client's words in its
-    X-Request-ID ("buy-I2-for-1") must not reach the opponent, so the server
+    X-Request-ID ("buy-F1-for-2") must not reach the opponent, so the server
     always draws the id itself."""
     v = kgp.version()
     headers: dict[str, Any] = {**kgp.h("German"), "X-Request-ID": sent.encode()}
-    body = {"rg": "I2", "cpp": 1, "secret": True}
+    body = {**F1, "secret": True}
     r = kgp.client.post(f"{kgp.url}/rg-purchases", json=body, headers=headers)
     created(r)
     assert r.headers["X-Request-ID"] != sent
@@ -425,7 +433,7 @@ def test_every_appending_response_has_a_checkpoint(client: TestClient) -> None:
 
     step("US", "/rolls", {"dice": 2, "purpose": "x"})
     # 8.619 before 8.620: the steps go in numbered order.
-    bought = step("German", "/rg-purchases", {"rg": "I2", "cpp": 1})
+    bought = step("German", "/rg-purchases", F1)
     step("German", f"/events/{bought['seq']}/reveal", None, 200)
     secret = step("German", "/tables/kgp:8.6201/rolls", {})
     step("German", f"/rolls/{secret['roll']['index']}/reveal", None, 200)
@@ -447,7 +455,11 @@ def test_every_appending_response_has_a_checkpoint(client: TestClient) -> None:
     step("German", "/cg-dates", {})
     step("German", "/cpp-replenishments", {})
     step("US", "/cpp-replenishments", {})
-    step("German", "/rg-purchases", {"rg": "V3", "cpp": 1})
+    step("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"})
+    # 8.620: an I1 needs at least its strength DR and one more roll (SW or leader).
+    step("German", "/rg-determinations", {})
+    step("German", "/rg-determinations", {})
+    game.advance("German", "8.622")  # the rest of its rolls, if Depleted
     step("German", "/recon", {"cpp": 1})
     assert checked == sorted(set(checked))
     # An idempotent retry answers with the first checkpoint.
@@ -540,7 +552,7 @@ def signed(kgp: Game, client: TestClient) -> tuple[Game, str, dict[int, dict[str
 
     rolled = keep(kgp.post("US", "/rolls", {"dice": 2, "purpose": "x"}))  # 3
     keep(kgp.post("US", "/disputes", {"seq": rolled["seq"], "claim": "a fair claim"}))  # 4
-    keep(kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 1}))  # 5
+    keep(kgp.post("German", "/rg-purchases", F1))  # 5
     keep(kgp.post("German", "/rolls", {"dice": 1, "purpose": "y", "secret": True}))  # 6
     keep(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))  # 7, 8
     assert sorted(saved) == [2, 3, 4, 5, 6, 8]
@@ -638,7 +650,7 @@ def test_stream_backlog(kgp: Game, client: TestClient) -> None:
             assert purchase["secret"] is None
             assert blocks[seq]["data"]["event"]["secret"] is not None  # its own secret roll
         else:
-            assert purchase["secret"]["rgs"] == [{"rg": "I2", "cpp": 1}]
+            assert [(p["rg"], p["cpp"]) for p in purchase["secret"]["rgs"]] == [("F1", 2)]
         if role == "German":
             assert blocks[seq]["data"]["event"]["secret"] is None
         assert blocks[rolled["seq"] - 1]["data"]["event"]["reverted_by"] == rolled["seq"] + 2
@@ -704,7 +716,7 @@ def test_live_stream_on_a_real_server(settings: Settings) -> None:
         url = f"/v1/campaigns/{game['id']}"
         us = {"Authorization": f"Bearer {game['tokens']['US']}"}
         german = {"Authorization": f"Bearer {game['tokens']['German']}"}
-        bought = http.post(f"{url}/rg-purchases", json={"rg": "I2", "cpp": 1}, headers=german)
+        bought = http.post(f"{url}/rg-purchases", json=F1, headers=german)
         assert bought.status_code == 201, bought.text
         version = bought.json()["seq"]
         errors: list[BaseException] = []

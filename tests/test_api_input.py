@@ -20,6 +20,10 @@ from fastapi.testclient import TestClient
 
 # --------------------------------------------------------------------- helpers
 
+#: A purchase the German of the ``kgp`` fixture can make: F1 costs the 2 CPP it
+#: holds on the sample RG chart, and 8.6195 counts per Map Group.
+F1: dict[str, Any] = {"rg": "F1", "map_group": "Sx"}
+
 
 def names(body: dict[str, Any], name: str) -> bool:
     """True if the problem names ``name`` in its ``field`` member or its detail."""
@@ -120,10 +124,11 @@ def test_malformed_json_body_field_is_body(kgp: Game) -> None:
         ),
         pytest.param("/rolls", [2, "x"], "body", id="rolls-list-body"),
         pytest.param("/rolls", "2", "body", id="rolls-string-body"),
-        pytest.param("/rg-purchases", {"rg": "I2", "cpp": "three"}, "cpp", id="rg-cpp-str"),
-        pytest.param("/rg-purchases", {"rg": 2, "cpp": 3}, "rg", id="rg-rg-int"),
-        pytest.param("/rg-purchases", {"rg": "I2", "cpp": 0}, "cpp", id="rg-cpp-zero"),
-        pytest.param("/rg-purchases", {"rg": "I 2!", "cpp": 3}, "rg", id="rg-bad-id"),
+        pytest.param("/rg-purchases", {**F1, "cpp": "three"}, "cpp", id="rg-cpp-str"),
+        pytest.param("/rg-purchases", {**F1, "rg": 2}, "rg", id="rg-rg-int"),
+        pytest.param("/rg-purchases", {**F1, "cpp": 0}, "cpp", id="rg-cpp-zero"),
+        pytest.param("/rg-purchases", {**F1, "rg": "I 2!"}, "rg", id="rg-bad-id"),
+        pytest.param("/rg-purchases", {**F1, "map_group": 1}, "map_group", id="rg-group-int"),
         pytest.param("/recon", {"cpp": 3}, "cpp", id="recon-cpp-3"),
         pytest.param("/recon", {"cpp": 1, "lax": "sometimes"}, "lax", id="recon-lax"),
         pytest.param("/cg-dates", {"cg_date": 19}, "cg_date", id="cg-date-int"),
@@ -140,7 +145,7 @@ def test_wrong_types(kgp: Game, path: str, payload: Any, field: str) -> None:
     ("path", "payload", "field"),
     [
         pytest.param("/rolls", {"dice": 2, "purpose": "x", "dise": 2}, "dise", id="rolls-dise"),
-        pytest.param("/rg-purchases", {"rg": "I2", "cpp": 3, "price": 3}, "price", id="rg-price"),
+        pytest.param("/rg-purchases", {**F1, "price": 2}, "price", id="rg-price"),
         pytest.param("/recon", {"cpp": 1, "drm": 5}, "drm", id="recon-drm"),
         pytest.param("/cg-dates", {"date": "19 PM"}, "date", id="cg-dates-date"),
         pytest.param("/cpp-replenishments", {"dr": 2}, "dr", id="repl-dr"),
@@ -166,8 +171,12 @@ def test_typo_for_a_required_field_names_both(kgp: Game) -> None:
     [
         pytest.param("/rolls", {"purpose": "x"}, "dice", id="rolls-no-dice"),
         pytest.param("/rolls", {"dice": 2}, "purpose", id="rolls-no-purpose"),
-        pytest.param("/rg-purchases", {"cpp": 3}, "rg", id="rg-no-rg"),
-        pytest.param("/rg-purchases", {"rg": "I2"}, "cpp", id="rg-no-cpp"),
+        pytest.param("/rg-purchases", {"map_group": "Sx"}, "rg", id="rg-no-rg"),
+        # 8.6195: the sample CG has two Map Groups, and the maximum counts per group.
+        pytest.param("/rg-purchases", {"rg": "F1"}, "map_group", id="rg-no-map-group"),
+        pytest.param(
+            "/rg-purchases", {"rgs": [{"rg": "F1"}]}, "rgs.0.map_group", id="rg-batch-no-map-group"
+        ),
         pytest.param("/recon", {}, "cpp", id="recon-no-cpp"),
         pytest.param("/rolls", None, "body", id="rolls-no-body"),
     ],
@@ -302,9 +311,9 @@ def test_roster_referee_must_name_side(kgp: Game) -> None:
 
 def test_rg_purchase_unknown_side(kgp: Game) -> None:
     before = kgp.version()
-    r = kgp.post("German", "/rg-purchases", {"side": "Russian", "rg": "I2", "cpp": 1})
+    r = kgp.post("German", "/rg-purchases", {"side": "Russian", **F1})
     invalid(r, "side")
-    r = kgp.post("referee", "/rg-purchases", {"side": "Russian", "rg": "I2", "cpp": 1})
+    r = kgp.post("referee", "/rg-purchases", {"side": "Russian", **F1})
     invalid(r, "side")
     assert kgp.version() == before
 
@@ -315,7 +324,7 @@ def test_referee_must_name_side(kgp: Game, path: str) -> None:
     before = kgp.version()
     payload = {
         "/cpp-replenishments": {},
-        "/rg-purchases": {"rg": "I2", "cpp": 1},
+        "/rg-purchases": F1,
         "/recon": {"cpp": 1},
     }[path]
     body = invalid(kgp.post("referee", path, payload), "side")
@@ -327,7 +336,7 @@ def test_side_cannot_act_for_the_other_side(kgp: Game) -> None:
     at_19pm(kgp)
     before = kgp.version()
     problem(kgp.post("German", "/cpp-replenishments", {"side": "US"}), 403)
-    problem(kgp.post("US", "/rg-purchases", {"side": "German", "rg": "I2", "cpp": 1}), 403)
+    problem(kgp.post("US", "/rg-purchases", {"side": "German", **F1}), 403)
     assert kgp.version() == before
 
 
@@ -374,14 +383,41 @@ def test_roll_purpose_reserved_prefix(kgp: Game, purpose: str) -> None:
 
 def test_overspending_on_initial_date(kgp: Game) -> None:
     before = kgp.version()
-    body = refused(kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 3}), "8.619")
+    # I1 costs 4 CPP on the sample chart; the German holds 2.
+    body = refused(kgp.post("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"}), "8.619")
     assert "2" in body["detail"]
     assert kgp.version() == before
-    # 2 CPP are there to spend
-    created(kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 2}))
+    # 2 CPP are there to spend: F1 costs 2 (and has no CG Date maximum).
+    created(kgp.post("German", "/rg-purchases", F1))
     before = kgp.version()
-    refused(kgp.post("German", "/rg-purchases", {"rg": "I3", "cpp": 1}), "8.619")
+    refused(kgp.post("German", "/rg-purchases", F1), "8.619")
     assert kgp.version() == before
+
+
+def test_rg_purchase_must_be_on_the_chart_at_its_price(kgp: Game) -> None:
+    """DESIGN §10: the price comes from the side's RG chart; a ``cpp`` given
+    must equal it (8.6194), and an RG not on the chart is 422."""
+    before = kgp.version()
+    body = invalid(kgp.post("German", "/rg-purchases", {**F1, "cpp": 1}), "cpp")
+    assert body["detail"].startswith("8.6194:"), body
+    assert "2" in body["detail"], body
+    batch = {"rgs": [F1, {**F1, "cpp": 3}]}
+    body = invalid(kgp.post("German", "/rg-purchases", batch), "rgs.1.cpp")
+    assert body["detail"].startswith("8.6194:"), body
+    # A batch of one names its item too, as sent.
+    invalid(kgp.post("German", "/rg-purchases", {"rgs": [{**F1, "cpp": 3}]}), "rgs.0.cpp")
+    invalid(kgp.post("German", "/rg-purchases", {"rgs": [{"rg": "I1"}]}), "rgs.0.map_group")
+    # V3 is on the US chart, not on the German one.
+    body = invalid(kgp.post("German", "/rg-purchases", {"rg": "V3", "map_group": "Sx"}), "rg")
+    assert "V3" in body["detail"], body
+    invalid(kgp.post("German", "/rg-purchases", {**F1, "map_group": "Sz"}), "map_group")
+    assert kgp.version() == before
+    purchase = created(kgp.post("German", "/rg-purchases", {**F1, "cpp": 2}))
+    assert kgp.version() > before
+    line = roster_line(kgp, "German", "German", "19 AM")
+    assert [(p["rg"], p["cpp"], p["seq"]) for p in line["rg_purchased"]] == [
+        ("F1", 2, purchase["seq"])
+    ]
 
 
 def test_replenishment_on_initial_date(kgp: Game) -> None:
@@ -401,7 +437,7 @@ def test_rg_purchase_before_replenishment(kgp: Game) -> None:
     at_19pm(kgp)
     before = kgp.version()
     # 8.616 is the step's required action: it cannot be passed before it (DESIGN §8).
-    refused(kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 1}), "8.616")
+    refused(kgp.post("German", "/rg-purchases", F1), "8.616")
     refused(kgp.post("German", "/recon", {"cpp": 1}), "8.616")
     assert kgp.version() == before
 
@@ -410,7 +446,7 @@ def test_rg_purchase_after_recon(kgp: Game) -> None:
     at_19pm(kgp, "German")
     created(kgp.post("German", "/recon", {"cpp": 1}))
     before = kgp.version()
-    refused(kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 1}), "8.6")
+    refused(kgp.post("German", "/rg-purchases", F1), "8.6")
     assert kgp.version() == before
 
 
@@ -503,14 +539,16 @@ def test_roster_cpp_columns_follow_8_6162(kgp: Game) -> None:
     assert line["left"] == line["total"]
     total = line["total"]
 
-    created(kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 8}))
+    # I1 costs 4 CPP on the sample chart.
+    created(kgp.post("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"}))
+    kgp.advance("German", "8.622")  # 8.620: the rolls that determine the I1 first
     created(kgp.post("German", "/recon", {"cpp": 1}))
     line = roster_line(kgp, "German", "German", "19 PM")
-    assert line["spent"] == 8
-    assert line["left"] == total - 8
+    assert line["spent"] == 4
+    assert line["left"] == total - 4
     assert line["recon_cpp"] == 1
-    assert line["rg_purchased"][0]["rg"] == "I2"
-    assert line["rg_purchased"][0]["cpp"] == 8
+    assert line["rg_purchased"][0]["rg"] == "I1"
+    assert line["rg_purchased"][0]["cpp"] == 4
 
     # the referee's Roster agrees
     assert roster_line(kgp, "referee", "German", "19 PM") == line
@@ -518,7 +556,7 @@ def test_roster_cpp_columns_follow_8_6162(kgp: Game) -> None:
     replenish(kgp, "US")
     assert kgp.next_date()["cg_date"] == "19 N"
     nxt = roster_line(kgp, "German", "German", "19 N")
-    assert nxt["start"] == line["left"] - 1 == total - 9
+    assert nxt["start"] == line["left"] - 1 == total - 5
     assert nxt["repl"] is None
 
 
@@ -553,7 +591,9 @@ def test_sg_new_date_must_be_named(client: TestClient) -> None:
 def test_refusals_leave_no_event_behind(kgp: Game) -> None:
     """After a run of refusals, the log holds only what the successful requests wrote."""
     initial = events(kgp)
-    kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 3})
+    kgp.post("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"})  # 4 CPP, 2 held
+    kgp.post("German", "/rg-purchases", {"rg": "I2", "map_group": "Sx"})  # not on the chart
+    kgp.post("German", "/rg-purchases", {**F1, "cpp": 3})  # not its price
     kgp.post("German", "/recon", {"cpp": 1})
     kgp.post("German", "/cpp-replenishments", {})
     kgp.post("German", "/rolls", {"dice": 3, "purpose": "x"})

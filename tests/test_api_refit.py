@@ -4,6 +4,13 @@ batches (8.619), from both sides' point of view."""
 from __future__ import annotations
 
 from conftest import Game, assert_problem
+from fastapi.testclient import TestClient
+
+
+def german_holding(client: TestClient, cpp: int) -> Game:
+    """A campaign whose German holds ``cpp`` CPP from the Initial Scenario."""
+    body = {"ruleset": "kgp", "campaign": "CG I", "title": "t", "initial_cpp": {"German": cpp}}
+    return Game(client, body)
 
 
 def test_next_cg_date_needs_both_sides_or_the_referee(kgp: Game) -> None:
@@ -15,8 +22,10 @@ def test_next_cg_date_needs_both_sides_or_the_referee(kgp: Game) -> None:
         assert refused["detail"].startswith("8.612:"), refused
         assert "CG-Scenario End" in refused["detail"]
     assert kgp.version() == version
-    # The German can buy before the Initial Scenario (8.619 is a † step).
-    assert kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 2}).status_code == 201
+    # The German can buy before the Initial Scenario (8.619 is a † step): F1 costs
+    # the 2 CPP held.
+    body = {"rg": "F1", "cpp": 2, "map_group": "Sx"}
+    assert kgp.post("German", "/rg-purchases", body).status_code == 201
     kgp.end_scenario()
     r = kgp.post("US", "/cg-dates", {})
     assert r.status_code == 201, r.text
@@ -39,42 +48,50 @@ def test_next_cg_date_needs_both_sides_or_the_referee(kgp: Game) -> None:
     assert "CGDateReady" in types
 
 
-def test_a_secret_batch_is_one_stub_and_hides_spent(kgp: Game) -> None:
+def test_a_secret_batch_is_one_stub_and_hides_spent(client: TestClient) -> None:
     """8.619: "the RG(s) purchased may all be kept secret" - a batch is one event,
     and even an empty secret batch hides whether anything was bought."""
+    kgp = german_holding(client, 7)
     r = kgp.post("German", "/rg-purchases", {"rgs": []})
     assert r.status_code == 201, r.text
     line = kgp.get("US", "/roster?side=German").json()["lines"][0]
     assert (line["spent"], line["left"]) == (None, None)
     assert {"rg_purchased", "spent", "left"} <= set(line["hidden"])
 
-    body = {"rgs": [{"rg": "I2", "cpp": 1}, {"rg": "HW1", "cpp": 1}]}
+    # I1 (4 CPP) and HW1 (3 CPP) on the sample chart: the 7 CPP held.
+    body = {"rgs": [{"rg": "I1", "map_group": "Sx"}, {"rg": "HW1", "map_group": "Sx"}]}
     seq = kgp.post("German", "/rg-purchases", body).json()["seq"]
     stubs = [e for e in kgp.get("US", "/events").json()["items"] if e["type"] == "RGPurchased"]
     assert [e["secret"] for e in stubs] == [None, None]
     own = kgp.get("German", "/roster").json()["lines"][0]
-    assert [(p["rg"], p["seq"]) for p in own["rg_purchased"]] == [("I2", seq), ("HW1", seq)]
-    assert (own["spent"], own["left"], own["hidden"]) == (2, 0, [])
+    assert [(p["rg"], p["seq"]) for p in own["rg_purchased"]] == [("I1", seq), ("HW1", seq)]
+    assert (own["spent"], own["left"], own["hidden"]) == (7, 0, [])
 
 
 def test_purchase_body_takes_one_form(kgp: Game) -> None:
+    """Either one RG or a batch; in a batch, cpp and map_group go on each item.
+    Each body below would buy F1 (the 2 CPP held) but for its form."""
     version = kgp.version()
+    item = {"rg": "F1", "map_group": "Sx"}
     for body in (
-        {"rg": "I2", "cpp": 1, "rgs": []},
-        {"rg": "I2"},
+        {**item, "rgs": []},
+        {"rgs": [item], "cpp": 2},
+        {"rgs": [item], "map_group": "Sx"},
         {},
         {"rgs": [], "secret": False},
-        {"rg": "I2\n", "cpp": 1},
+        {**item, "rg": "F1\n"},
     ):
         assert_problem(kgp.post("German", "/rg-purchases", body), 422)
     assert kgp.version() == version
+    assert kgp.post("German", "/rg-purchases", item).status_code == 201
 
 
-def test_a_revealed_purchase_shows_while_another_stays_hidden(kgp: Game) -> None:
-    first = kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 1}).json()["seq"]
-    kgp.post("German", "/rg-purchases", {"rg": "V3", "cpp": 1})
+def test_a_revealed_purchase_shows_while_another_stays_hidden(client: TestClient) -> None:
+    kgp = german_holding(client, 7)
+    first = kgp.post("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"}).json()["seq"]
+    assert kgp.post("German", "/rg-purchases", {"rg": "HW1", "map_group": "Sy"}).status_code == 201
     assert kgp.post("German", f"/events/{first}/reveal").status_code == 200
     line = kgp.get("US", "/roster?side=German").json()["lines"][0]
-    assert [(p["rg"], p["seq"]) for p in line["rg_purchased"]] == [("I2", first)]
+    assert [(p["rg"], p["seq"]) for p in line["rg_purchased"]] == [("I1", first)]
     assert {"rg_purchased", "spent", "left"} <= set(line["hidden"])
     assert (line["spent"], line["left"]) == (None, None)

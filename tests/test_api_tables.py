@@ -45,6 +45,7 @@ ROLES = ("American", "German", "referee")
 #: Every SG table, with its dr/DR and whether the rule makes it Secret.
 SG_TABLES = {
     "sg:3.1": ("dr", False),
+    "sg:3.4": ("dr", True),
     "sg:3.3-ma": ("dr", False),
     "sg:3.3-sw": ("dr", False),
     "sg:3.3-vehicular-mg": ("dr", False),

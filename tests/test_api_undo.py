@@ -1,7 +1,7 @@
 """Undo and disputes over REST (DESIGN §5; rules in ``cgledger/domain/undo.py``), on
 SQLite and PostgreSQL (the ``client`` fixture).
 
-A KGP CG I campaign (``kgp``: the German holds 2 CPP from the Initial
+A CG I campaign (``kgp``: here the German holds 4 CPP from the Initial
 Scenario) is played through the endpoints only: RG purchases (8.619), free and
 table rolls, the CG Date handshake (8.6121) and the Secret CPP Replenishment DR
 (8.616). Every test checks who may undo what alone, who answers a request,
@@ -23,9 +23,22 @@ from fastapi.testclient import TestClient
 
 from cgledger.projections.evidence import table_recheck
 
-KGP = {"ruleset": "kgp", "campaign": "CG I", "title": "undo", "initial_cpp": {"German": 2}}
+#: The German's CPP from the Initial Scenario: two F1, or one I1.
+START = 4
+KGP = {"ruleset": "kgp", "campaign": "CG I", "title": "undo", "initial_cpp": {"German": START}}
+#: Prices on the sample German RG chart (8.6194); F1 has no CG Date or CG maximum.
+F1_CPP = 2
+I1_CPP = 4
 REASON = "misclick: wrong RG"
 HEX = frozenset("0123456789abcdef")
+
+
+@pytest.fixture
+def kgp(client: TestClient) -> Game:
+    """A CG I campaign whose German holds ``START`` CPP (conftest's holds 2,
+    one purchase's worth; these tests buy twice)."""
+    return Game(client, KGP)
+
 
 # ---------------------------------------------------------------------------- helpers
 
@@ -58,13 +71,13 @@ def reject(game: Game, role: str, rid: int, note: str | None = None) -> Any:
 def buy(
     game: Game,
     side: str = "German",
-    rg: str = "I2",
-    cpp: int = 1,
+    rg: str = "F1",
     *,
     secret: bool = True,
     role: str | None = None,
 ) -> int:
-    body = {"side": side, "rg": rg, "cpp": cpp, "secret": secret}
+    """An RG of the sample chart for Map Group Sx (8.6195), at the chart's price."""
+    body = {"side": side, "rg": rg, "map_group": "Sx", "secret": secret}
     seq: int = created(game.post(role or side, "/rg-purchases", body))["seq"]
     return seq
 
@@ -138,7 +151,7 @@ def begin_19_pm(game: Game) -> None:
 @pytest.mark.parametrize("secret", [True, False], ids=["secret", "public"])
 def test_own_latest_purchase_is_undone_at_once(kgp: Game, secret: bool) -> None:
     seq = buy(kgp, secret=secret)
-    assert (german(kgp)["spent"], german(kgp)["left"]) == (1, 1)
+    assert (german(kgp)["spent"], german(kgp)["left"]) == (F1_CPP, START - F1_CPP)
     r = undo(kgp, "German", [seq])
     body = created(r)
     assert_applied(body, by="German", approved_by="German", at_once=True)
@@ -150,8 +163,8 @@ def test_own_latest_purchase_is_undone_at_once(kgp: Game, secret: bool) -> None:
     assert useq == body["version"] == kgp.version() == rid + 1
     # The Roster is rebuilt from the events still in force: the CPP are back.
     line = german(kgp)
-    assert (line["rg_purchased"], line["spent"], line["left"]) == ([], 0, 2)
-    assert (german(kgp, "referee")["left"], german(kgp, "US")["left"]) == (2, 2)
+    assert (line["rg_purchased"], line["spent"], line["left"]) == ([], 0, START)
+    assert (german(kgp, "referee")["left"], german(kgp, "US")["left"]) == (START, START)
     # Undo never deletes: the purchase stays in the log, marked as reverted.
     for role in ("US", "German", "referee"):
         log = events(kgp, role)
@@ -167,8 +180,9 @@ def test_own_latest_purchase_is_undone_at_once(kgp: Game, secret: bool) -> None:
     state = ok(kgp.get("US", "/state"))
     assert state["reverted"] == [{"seq": seq, "by_undo": useq}]
     assert state["pending_undo_requests"] == []
-    # The CPP can be spent again.
-    buy(kgp, rg="V3", cpp=2)
+    # The CPP can be spent again: all of them, on an I1.
+    assert I1_CPP == START
+    buy(kgp, rg="I1")
     assert german(kgp)["left"] == 0
 
 
@@ -181,12 +195,12 @@ def test_own_purchase_with_an_opponent_event_after_it_is_pending(kgp: Game, late
         created(kgp.post("US", "/disputes", {"seq": seq, "claim": "was that allowed?"}))
     body = created(undo(kgp, "German", [seq]))
     assert_pending(kgp, body, by="German")
-    assert german(kgp)["left"] == 1
+    assert german(kgp)["left"] == START - F1_CPP
     # The opponent approves it.
     done = ok(approve(kgp, "US", body["id"]))
     assert_applied(done, by="German", approved_by="US", at_once=False)
     assert done["undo"]["reverts"] == [seq]
-    assert german(kgp)["left"] == 2
+    assert german(kgp)["left"] == START
     assert events(kgp)[seq]["reverted_by"] == done["undo"]["seq"]
 
 
@@ -210,13 +224,13 @@ def test_own_table_roll_is_never_undone_alone(kgp_reph: Game) -> None:
 
 def test_the_opponents_event_is_pending(kgp: Game) -> None:
     seq = buy(kgp)
-    body = created(undo(kgp, "US", [seq], reason="8.6196: I2 not available"))
+    body = created(undo(kgp, "US", [seq], reason="8.6196: F1 not available"))
     assert_pending(kgp, body, by="US")
-    assert german(kgp, "referee")["left"] == 1
+    assert german(kgp, "referee")["left"] == START - F1_CPP
     # The German is the opponent of the requester: it approves.
     done = ok(approve(kgp, "German", body["id"]))
     assert_applied(done, by="US", approved_by="German", at_once=False)
-    assert german(kgp)["left"] == 2
+    assert german(kgp)["left"] == START
 
 
 def test_a_referee_request_is_applied_at_once(kgp: Game) -> None:
@@ -228,7 +242,7 @@ def test_a_referee_request_is_applied_at_once(kgp: Game) -> None:
     body = created(undo(kgp, "referee", [seq]))
     assert_applied(body, by="referee", approved_by="referee", at_once=True)
     assert body["undo"]["reverts"] == [seq]
-    assert german(kgp)["left"] == 2
+    assert german(kgp)["left"] == START
 
 
 def test_a_referee_purchase_undone_by_its_side_is_pending(kgp: Game) -> None:
@@ -239,7 +253,7 @@ def test_a_referee_purchase_undone_by_its_side_is_pending(kgp: Game) -> None:
     assert_pending(kgp, body, by="German")
     done = ok(approve(kgp, "referee", body["id"]))
     assert_applied(done, by="German", approved_by="referee", at_once=False)
-    assert german(kgp)["left"] == 2
+    assert german(kgp)["left"] == START
 
 
 # ---------------------------------------------------------------------------- approve and reject
@@ -287,7 +301,7 @@ def test_approve_rechecks_the_undo(kgp: Game) -> None:
     seq = buy(kgp)
     free_roll(kgp, "US")
     rid = created(undo(kgp, "German", [seq]))["id"]
-    later = buy(kgp, rg="V3", cpp=1)
+    later = buy(kgp)
     problem = refused(kgp, 409, lambda: approve(kgp, "US", rid))
     assert f"events {later} were built on it" in problem["detail"]
     assert german(kgp)["left"] == 0
@@ -419,9 +433,9 @@ def test_already_reverted_unknown_and_malformed(kgp: Game) -> None:
 
 @pytest.fixture
 def two_buys(kgp: Game) -> tuple[Game, int, int]:
-    a = buy(kgp, rg="I2", cpp=1)
-    b = buy(kgp, rg="V3", cpp=1)
-    assert german(kgp)["left"] == 0
+    a = buy(kgp)
+    b = buy(kgp)
+    assert german(kgp)["left"] == START - 2 * F1_CPP == 0
     return kgp, a, b
 
 
@@ -440,7 +454,7 @@ def test_undo_of_a_suffix_by_its_side_is_pending(two_buys: tuple[Game, int, int]
     assert_pending(game, body, by="German")
     done = ok(approve(game, "US", body["id"]))
     assert done["undo"]["reverts"] == [a, b]
-    assert (german(game)["left"], german(game)["rg_purchased"]) == (2, [])
+    assert (german(game)["left"], german(game)["rg_purchased"]) == (START, [])
 
 
 def test_undo_of_a_suffix_by_the_referee_is_applied(two_buys: tuple[Game, int, int]) -> None:
@@ -449,7 +463,7 @@ def test_undo_of_a_suffix_by_the_referee_is_applied(two_buys: tuple[Game, int, i
     assert body["seqs"] == [a, b]
     assert_applied(body, by="referee", approved_by="referee", at_once=True)
     assert body["undo"]["reverts"] == [a, b]
-    assert german(game)["left"] == 2
+    assert german(game)["left"] == START
 
 
 def test_undo_to_seq(two_buys: tuple[Game, int, int]) -> None:
@@ -458,8 +472,8 @@ def test_undo_to_seq(two_buys: tuple[Game, int, int]) -> None:
     body = created(undo(game, "German", to_seq=b - 1))
     assert (body["seqs"], body["to_seq"]) == ([b], b - 1)
     assert_applied(body, by="German", approved_by="German", at_once=True)
-    assert german(game)["left"] == 1
-    buy(game, rg="HW1", cpp=1)
+    assert german(game)["left"] == START - F1_CPP
+    buy(game)
     # Everything after a - 1: a and the new purchase (b is reverted already),
     # plus the undo in between; more than one event, so pending.
     body = created(undo(game, "German", to_seq=a - 1))
@@ -469,7 +483,7 @@ def test_undo_to_seq(two_buys: tuple[Game, int, int]) -> None:
     done = ok(approve(game, "US", body["id"]))
     assert a in done["undo"]["reverts"]
     line = german(game)
-    assert (line["left"], line["rg_purchased"]) == (2, [])
+    assert (line["left"], line["rg_purchased"]) == (START, [])
 
 
 # ---------------------------------------------------------------------------- undo of an undo
@@ -478,14 +492,14 @@ def test_undo_to_seq(two_buys: tuple[Game, int, int]) -> None:
 def test_undo_of_an_undo_restores_and_can_be_undone(kgp: Game) -> None:
     seq = buy(kgp)
     u1 = created(undo(kgp, "German", [seq]))["undo"]["seq"]
-    assert german(kgp)["left"] == 2
+    assert german(kgp)["left"] == START
     # Reverting the undo puts the purchase back (the German's own latest action).
     second = created(undo(kgp, "German", [u1], reason="I did mean to buy it"))
     assert_applied(second, by="German", approved_by="German", at_once=True)
     u2 = second["undo"]["seq"]
     assert (second["undo"]["reverts"], second["undo"]["restores"]) == ([u1], [seq])
     line = german(kgp)
-    assert (line["left"], [p["seq"] for p in line["rg_purchased"]]) == (1, [seq])
+    assert (line["left"], [p["seq"] for p in line["rg_purchased"]]) == (START - F1_CPP, [seq])
     log = events(kgp)
     assert (log[seq]["reverted_by"], log[u1]["reverted_by"]) == (None, u2)
     assert ok(kgp.get("US", "/state"))["reverted"] == [{"seq": u1, "by_undo": u2}]
@@ -494,7 +508,7 @@ def test_undo_of_an_undo_restores_and_can_be_undone(kgp: Game) -> None:
     third = created(undo(kgp, "German", [u2], reason="no, undo it after all"))
     assert third["status"] == "applied"
     u3 = third["undo"]["seq"]
-    assert german(kgp)["left"] == 2
+    assert german(kgp)["left"] == START
     log = events(kgp)
     assert log[u2]["reverted_by"] == u3
     assert log[seq]["reverted_by"] is not None
@@ -504,7 +518,7 @@ def test_undo_of_an_undo_restores_and_can_be_undone(kgp: Game) -> None:
 def test_reverting_an_undo_under_a_later_state_event_is_refused(kgp: Game) -> None:
     seq = buy(kgp)
     u1 = created(undo(kgp, "German", [seq]))["undo"]["seq"]
-    later = buy(kgp, rg="V3", cpp=2)
+    later = buy(kgp, rg="I1")  # all the CPP
     for role in ("German", "referee"):
         problem = refused(kgp, 409, lambda role=role: undo(kgp, role, [u1]))
         assert f"events {later} were built on it" in problem["detail"], problem["detail"]
@@ -513,7 +527,7 @@ def test_reverting_an_undo_under_a_later_state_event_is_refused(kgp: Game) -> No
     body = created(undo(kgp, "referee", [u1, later]))
     assert body["undo"]["restores"] == [seq]
     line = german(kgp)
-    assert (line["left"], [p["seq"] for p in line["rg_purchased"]]) == (1, [seq])
+    assert (line["left"], [p["seq"] for p in line["rg_purchased"]]) == (START - F1_CPP, [seq])
 
 
 def test_an_undo_of_an_undo_that_touched_a_roll_is_pending(kgp: Game) -> None:
@@ -663,11 +677,11 @@ def resolve(game: Game, role: str, did: int, decision: str, note: str = "decided
 
 def test_a_dispute_holds_its_evidence(kgp: Game) -> None:
     seq = buy(kgp)
-    r = dispute(kgp, "US", seq, "8.6196: too many I2")
+    r = dispute(kgp, "US", seq, "8.6194: F1 costs more")
     body = created(r)
     did = body["id"]
     assert r.headers["Location"] == f"{kgp.url}/disputes/{did}"
-    assert (body["seq"], body["by"], body["claim"]) == (seq, "US", "8.6196: too many I2")
+    assert (body["seq"], body["by"], body["claim"]) == (seq, "US", "8.6194: F1 costs more")
     assert (body["status"], body["resolution"], body["version"]) == ("open", None, did)
     ev = body["evidence"]
     assert ev["event"]["seq"] == seq
@@ -678,13 +692,16 @@ def test_a_dispute_holds_its_evidence(kgp: Game) -> None:
     assert ev["state_after"]["at"] == seq
     before = ev["state_before"]["rosters"]["German"]["lines"][-1]
     after = ev["state_after"]["rosters"]["German"]["lines"][-1]
-    assert (before["left"], after["left"]) == (2, None)  # hidden from the US, as live
+    assert (before["left"], after["left"]) == (START, None)  # hidden from the US, as live
     assert ok(kgp.get("US", f"/state?at={seq}")) == ev["state_after"]
     assert ok(kgp.get("US", f"/state?at={seq - 1}")) == ev["state_before"]
     # The German (and referee) see the purchase and the numbers.
     own = ok(kgp.get("German", f"/disputes/{did}"))
-    assert own["evidence"]["event"]["secret"]["rgs"] == [{"rg": "I2", "cpp": 1}]
-    assert own["evidence"]["state_after"]["rosters"]["German"]["lines"][-1]["left"] == 1
+    bought = own["evidence"]["event"]["secret"]["rgs"]
+    assert [(p["rg"], p["cpp"], p["map_group"]) for p in bought] == [("F1", F1_CPP, "Sx")]
+    assert own["evidence"]["state_after"]["rosters"]["German"]["lines"][-1]["left"] == (
+        START - F1_CPP
+    )
     listed = ok(kgp.get("German", "/disputes"))["items"]
     assert [(d["id"], d["status"]) for d in listed] == [(did, "open")]
     assert "evidence" not in listed[0]
@@ -719,7 +736,7 @@ def test_who_resolves_a_sides_dispute(kgp: Game, resolver: str) -> None:
     assert res["seq"] == kgp.version()
     # Upheld: the event stays in force.
     assert events(kgp)[seq]["reverted_by"] is None
-    assert german(kgp)["left"] == 1
+    assert german(kgp)["left"] == START - F1_CPP
     for role in ("German", "referee"):
         problem = refused(kgp, 409, lambda role=role: resolve(kgp, role, did, "revert"))
         assert "already upheld" in problem["detail"]
@@ -769,23 +786,23 @@ def test_a_dispute_does_not_revert_what_was_built_on_the_event(kgp: Game) -> Non
     """A dispute reverts the one event it is about; later state events built on
     it (here the German's next purchase) belong to an undo request instead, so
     no side loses a later purchase or Secret DR to someone else's dispute."""
-    a = buy(kgp, rg="I2", cpp=1)
+    a = buy(kgp)
     rolled = free_roll(kgp, "US")
-    b = buy(kgp, rg="V3", cpp=1)
+    b = buy(kgp)
     did = created(dispute(kgp, "US", a, "8.6196"))["id"]
     view = ok(kgp.get("German", f"/disputes/{did}"))
     assert str(b) in view["revert_would"]["refused"]
     version = kgp.version()
-    refused(kgp, 409, lambda: resolve(kgp, "referee", did, "revert", "the I2 was gone"))
+    refused(kgp, 409, lambda: resolve(kgp, "referee", did, "revert", "the F1 was gone"))
     assert kgp.version() == version
     # Once the later purchase is undone, the dispute can revert the first one.
-    undone = created(kgp.post("German", "/undo-requests", {"seqs": [b], "reason": "V3 too"}))
+    undone = created(kgp.post("German", "/undo-requests", {"seqs": [b], "reason": "F1 too"}))
     assert undone["status"] == "pending"  # the US roll came after it
     undone = ok(kgp.post("US", f"/undo-requests/{undone['id']}/approve"))
-    # The undo of V3 is rewound with it (V3 stays reverted); nothing comes back.
+    # The undo of b is rewound with it (b stays reverted); nothing comes back.
     would = ok(kgp.get("US", f"/disputes/{did}"))["revert_would"]
     assert would == {"reverts": [a, b, undone["undo"]["seq"]], "restores": []}
-    body = ok(resolve(kgp, "referee", did, "revert", "the I2 was gone"))
+    body = ok(resolve(kgp, "referee", did, "revert", "the F1 was gone"))
     u = body["resolution"]["undo"]
     log = events(kgp)
     assert log[u]["payload"]["reverts"] == would["reverts"]
@@ -794,7 +811,7 @@ def test_a_dispute_does_not_revert_what_was_built_on_the_event(kgp: Game) -> Non
     assert log[a]["reverted_by"] == u
     assert log[rolled["seq"]]["reverted_by"] is None  # a roll is no state
     line = german(kgp)
-    assert (line["left"], line["rg_purchased"]) == (2, [])
+    assert (line["left"], line["rg_purchased"]) == (START, [])
     assert "revert_would" not in body  # resolved: nothing more to decide
 
 

@@ -2,7 +2,8 @@
 
 A German walks the KGP CG I campaign into the 19 PM Refit Phase and makes
 everything the rules let him keep secret: a free Secret DR, the 8.616 CPP
-Replenishment DR, an 8.619 RG purchase and an 8.622 Recon dr. The tests then
+Replenishment DR, an 8.619 RG purchase, the 8.620 rolls that determine it and
+an 8.622 Recon dr. The tests then
 read the campaign with the U.S. token through every endpoint and check that
 none of the German's secret values leaks, that the U.S. still sees exactly as
 many events and rolls as the referee (stubs, never gaps), and that reveals,
@@ -24,6 +25,7 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain import dice
 from cgledger.domain.chain import secret_digest
+from cgledger.domain.rulesets import REGISTRY
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 
@@ -36,6 +38,18 @@ ROLL_FIELDS = {
 }
 #: Fields of an event item of DESIGN §3.
 EVENT_FIELDS = {"seq", "type", "recorded_at", "actor", "payload", "prev_hash", "hash"}
+#: The German's 8.619 purchase: I1 of the sample RG chart, for Map Group Sx (8.6195).
+GERMAN_I1 = next(
+    e for e in REGISTRY["kgp"].sample_definition["rg_chart"]["German"] if e["id"] == "I1"
+)
+PURCHASE = {"rg": "I1", "map_group": "Sx"}
+#: The purchase as the event records it (the price from the chart, 8.6194).
+BOUGHT = {
+    **PURCHASE,
+    "name": GERMAN_I1["name"],
+    "cpp": GERMAN_I1["cpp"],
+    "modifiers": [],
+}
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -85,13 +99,14 @@ class Refit:
     free: dict[str, Any]  # POST /rolls (secret free DR)
     repl: dict[str, Any] | None = None  # POST /cpp-replenishments
     rg: dict[str, Any] | None = None  # POST /rg-purchases
+    determinations: list[dict[str, Any]] = field(default_factory=list)  # POST /rg-determinations
     recon: dict[str, Any] | None = None  # POST /recon
     responses: list[Any] = field(default_factory=list)
 
     @property
     def secret_seqs(self) -> list[int]:
         out = [self.free["seq"]]
-        for step in (self.repl, self.rg, self.recon):
+        for step in (self.repl, self.rg, *self.determinations, self.recon):
             if step is not None and step["event"]["secret_digest"]:
                 out.append(step["seq"])
         return out
@@ -99,7 +114,7 @@ class Refit:
     @property
     def roll_indices(self) -> list[int]:
         out = [self.free["index"]]
-        for step in (self.repl, self.recon):
+        for step in (self.repl, *self.determinations, self.recon):
             if step is not None:
                 out.append(step["roll"]["index"])
         return out
@@ -109,8 +124,8 @@ def german_refit(
     kgp: Game, *, rg: bool = True, rg_secret: bool = True, recon: bool = True
 ) -> Refit:
     """A German Secret free DR, then (the Initial Scenario ended) 19 PM: 8.616 CPP
-    Replenishment, 8.619 RG I2 for 8 CPP, 8.622 Recon for 2 CPP (secret unless told
-    otherwise)."""
+    Replenishment, 8.619 RG I1 (4 CPP on the sample chart), every 8.620 roll that
+    determines it, 8.622 Recon for 2 CPP (secret unless told otherwise)."""
     free = created(
         kgp.post(
             "German",
@@ -123,10 +138,19 @@ def german_refit(
     assert date["cg_date"] == "19 PM"
     walk.repl = created(kgp.post("German", "/cpp-replenishments", {}))
     if rg:
-        body: dict[str, Any] = {"rg": "I2", "cpp": 8}
+        body: dict[str, Any] = dict(PURCHASE)
         if not rg_secret:
             body["secret"] = False
         walk.rg = created(kgp.post("German", "/rg-purchases", body))
+        # 8.620: the I1 needs its strength DR (8.6201), three SW drs if Depleted
+        # (8.6204) and its leader DR (8.6206): one POST each, until none is needed.
+        for _ in range(10):
+            r = kgp.post("German", "/rg-determinations", {})
+            if r.status_code == 409:
+                assert "needs a roll" in r.json()["detail"], r.text
+                break
+            walk.determinations.append(created(r))
+        assert len(walk.determinations) in (2, 5), walk.determinations
     if recon:
         walk.recon = created(kgp.post("German", "/recon", {"cpp": 2}))
     return walk
@@ -236,6 +260,12 @@ def test_german_secrets_reach_the_us_through_no_endpoint(kgp: Game) -> None:
     r = kgp.get("US")
     ok(r)
     texts.append(("US GET /v1/campaigns/{id}", r.text))
+    # GET /rg-record?side=German (8.6198): the purchase and its rolls are secret.
+    r = kgp.get("US", "/rg-record?side=German")
+    record = ok(r)
+    texts.append(("US GET /rg-record?side=German", r.text))
+    assert [row["seq"] for row in record["rows"]] == [walk.rg["seq"]]
+    assert all(row.get("rolls") in (None, []) for row in record["rows"]), record
 
     # Errors: revealing, reading or acting for the German.
     for index in walk.roll_indices:
@@ -250,7 +280,8 @@ def test_german_secrets_reach_the_us_through_no_endpoint(kgp: Game) -> None:
     assert_problem(r, 404)
     texts.append(("US GET /rolls/999", r.text))
     for path, body in (
-        ("/rg-purchases", {"side": "German", "rg": "I3", "cpp": 500}),
+        ("/rg-purchases", {"side": "German", **PURCHASE}),
+        ("/rg-determinations", {"side": "German", "for_purchase": walk.rg["seq"]}),
         ("/recon", {"side": "German", "cpp": 1}),
         ("/cpp-replenishments", {"side": "German"}),
     ):
@@ -509,16 +540,16 @@ def test_secret_rg_purchase_hidden_until_revealed(kgp: Game) -> None:
     v0 = kgp.version()
     shown = ok(kgp.post("German", f"/events/{seq}/reveal"))
     assert kgp.version() == v0 + 1
-    assert shown["secret"]["rgs"] == [{"rg": "I2", "cpp": 8}]
+    assert shown["secret"]["rgs"] == [BOUGHT]
 
     items, _ = events(kgp, "US")
     event = next(e for e in items if e["seq"] == seq)
     assert event["secret"] is not None
-    assert event["secret"]["rgs"] == [{"rg": "I2", "cpp": 8}]
+    assert event["secret"]["rgs"] == [BOUGHT]
     assert secret_digest(event["secret"]) == event["secret_digest"]
     line = roster_line(kgp, "US", "19 PM")
-    assert [(p["rg"], p["cpp"], p["seq"]) for p in line["rg_purchased"]] == [("I2", 8, seq)]
-    assert line["spent"] == 8
+    assert [(p["rg"], p["cpp"], p["seq"]) for p in line["rg_purchased"]] == [("I1", 4, seq)]
+    assert line["spent"] == 4
     assert "rg_purchased" not in line["hidden"]
     assert "spent" not in line["hidden"]
     # Left = Total - Spent still needs the secret Repl (8.616), which is unrevealed.
@@ -533,12 +564,12 @@ def test_public_rg_purchase_is_visible_at_once(kgp: Game) -> None:
     seq = walk.rg["seq"]
     items, _ = events(kgp, "US")
     event = next(e for e in items if e["seq"] == seq)
-    assert event["payload"]["rgs"] == [{"rg": "I2", "cpp": 8}]
+    assert event["payload"]["rgs"] == [BOUGHT]
     assert event["secret"] is None
     assert event["secret_digest"] == ""
     line = roster_line(kgp, "US", "19 PM")
-    assert [(p["rg"], p["cpp"]) for p in line["rg_purchased"]] == [("I2", 8)]
-    assert line["spent"] == 8
+    assert [(p["rg"], p["cpp"]) for p in line["rg_purchased"]] == [("I1", 4)]
+    assert line["spent"] == 4
     assert "rg_purchased" not in line["hidden"]
     assert "spent" not in line["hidden"]
     # Nothing to reveal.
@@ -565,9 +596,9 @@ def test_roster_hides_repl_until_the_replenishment_dr_is_revealed(kgp: Game) -> 
         assert line["start"] == start
         assert line["repl"] == secrets.repl
         assert line["total"] == start + secrets.repl
-        assert [(p["rg"], p["cpp"]) for p in line["rg_purchased"]] == [("I2", 8)]
-        assert line["spent"] == 8
-        assert line["left"] == start + secrets.repl - 8
+        assert [(p["rg"], p["cpp"]) for p in line["rg_purchased"]] == [("I1", 4)]
+        assert line["spent"] == 4
+        assert line["left"] == start + secrets.repl - 4
         assert line["recon_cpp"] == 2
         assert isinstance(line["recon"], int)
 
@@ -648,7 +679,7 @@ def test_a_side_cannot_act_for_the_other_side(kgp: Game) -> None:
     v0 = kgp.version()
     attempts: list[tuple[str, dict[str, Any]]] = [
         ("/cpp-replenishments", {"side": "German"}),
-        ("/rg-purchases", {"side": "German", "rg": "I2", "cpp": 8}),
+        ("/rg-purchases", {"side": "German", **PURCHASE}),
         ("/recon", {"side": "German", "cpp": 2}),
     ]
     for path, body in attempts:
@@ -662,7 +693,8 @@ def test_a_side_cannot_act_for_the_other_side(kgp: Game) -> None:
     created(kgp.post("German", "/cpp-replenishments", {}))
     v1 = kgp.version()
     assert_problem(kgp.post("German", "/cpp-replenishments", {"side": "US"}), 403)
-    assert_problem(kgp.post("German", "/rg-purchases", {"side": "US", "rg": "I1", "cpp": 1}), 403)
+    body = {"side": "US", "rg": "I1", "map_group": "Sx"}
+    assert_problem(kgp.post("German", "/rg-purchases", body), 403)
     assert kgp.version() == v1
 
 
@@ -744,14 +776,16 @@ def test_stub_digests_cannot_be_brute_forced_without_the_salt(kgp: Game) -> None
     assert repl_stub["secret"] is None
 
     # The true values without the salt do not give the digest ...
-    assert secret_digest({"rgs": [{"rg": "I2", "cpp": 8}]}) != rg_stub["secret_digest"]
-    # ... nor does any plausible RG purchase.
+    unsalted = {"rgs": [BOUGHT], "secret": True}
+    assert secret_digest(unsalted) != rg_stub["secret_digest"]
+    # ... nor does any plausible RG purchase, even one named as the chart names it.
     prefixes = ("I", "V", "A", "G", "O", "E", "HW", "SW", "AT")
     ids = [f"{p}{n}" for p in prefixes for n in range(1, 13)]
     tried = {
-        secret_digest({"rgs": [{"rg": rg, "cpp": cost}]})
-        for rg, cost in itertools.product(ids, range(1, 61))
+        secret_digest({**unsalted, "rgs": [{**BOUGHT, "rg": rg, "cpp": cost, "map_group": g}]})
+        for rg, cost, g in itertools.product(ids, range(1, 61), ("Sx", "Sy"))
     }
+    assert secret_digest(unsalted) in tried  # the true purchase is among the guesses
     assert rg_stub["secret_digest"] not in tried
     # ... nor any of the 36 DRs of the CPP Replenishment.
     repl_tried = {
@@ -764,12 +798,9 @@ def test_stub_digests_cannot_be_brute_forced_without_the_salt(kgp: Game) -> None
     german, _ = events(kgp, "German")
     g = {e["seq"]: e for e in german}
     rg_secret = g[walk.rg["seq"]]["secret"]
-    assert rg_secret["rgs"] == [{"rg": "I2", "cpp": 8}]
+    assert rg_secret["rgs"] == [BOUGHT]
     assert rg_secret["salt"]
     assert secret_digest(rg_secret) == rg_stub["secret_digest"]
-    assert (
-        secret_digest({"rgs": [{"rg": "I2", "cpp": 8}], "salt": rg_secret["salt"]})
-        == rg_stub["secret_digest"]
-    )
+    assert secret_digest({**unsalted, "salt": rg_secret["salt"]}) == rg_stub["secret_digest"]
     repl_secret = g[walk.repl["seq"]]["secret"]
     assert secret_digest(repl_secret) == repl_stub["secret_digest"]

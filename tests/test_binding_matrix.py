@@ -92,12 +92,13 @@ MOMENTS: dict[str, Callable[[Game], None]] = {
     "next-cg-date-replenished": _replenished,
 }
 
-#: The step actions each moment has done, for every side.
+#: The step actions each moment has done, for every side. No moment buys an
+#: RG, so no determination roll is pending (8.620, 9.618): always done.
 DONE_ACTIONS: dict[str, frozenset[str]] = {
-    "fresh": frozenset(),
-    "after-initial-scenario": frozenset(),
-    "next-cg-date": frozenset(),
-    "next-cg-date-replenished": frozenset({"cpp-replenishments"}),
+    "fresh": frozenset({"rg-determinations"}),
+    "after-initial-scenario": frozenset({"rg-determinations"}),
+    "next-cg-date": frozenset({"rg-determinations"}),
+    "next-cg-date-replenished": frozenset({"cpp-replenishments", "rg-determinations"}),
 }
 
 

@@ -32,6 +32,7 @@ from fastapi.testclient import TestClient
 from cgledger.domain import dice
 from cgledger.domain.errors import DomainError, RuleViolation, VersionConflict
 from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.rulesets.kgp.rules import RGItem, RGPurchaseCreate
 from cgledger.domain.visibility import REFEREE
 from cgledger.ledger import Ledger
 from cgledger.projections.eventlog import export_jsonl
@@ -118,6 +119,11 @@ def fire(n: int, call: Callable[[int], Any], threads: int = THREADS) -> list[Any
 
 
 ROLL = {"dice": 2, "purpose": "Random Event DR", "client_nonce": "n-1"}
+#: A German purchase of the sample RG chart with neither a CG Date nor a CG
+#: maximum (8.6195, 8.6196): only the CPP left limit how many are bought (8.619).
+F1 = {"rg": "F1", "map_group": "Sx"}
+#: Its price on the chart (8.6194).
+F1_CPP = 2
 
 
 # --------------------------------------------------------------- Idempotency-Key
@@ -184,9 +190,11 @@ def test_same_key_on_another_endpoint_is_refused(kgp: Game) -> None:
     k = key()
     created(kgp.post("German", "/rolls", ROLL, **{"Idempotency-Key": k}))
     version = kgp.version()
-    r = kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 1}, **{"Idempotency-Key": k})
-    problem(r, 422)
+    r = kgp.post("German", "/rg-purchases", F1, **{"Idempotency-Key": k})
+    body = problem(r, 422)
+    assert body.get("field") == "Idempotency-Key" or "Idempotency-Key" in body["detail"]
     assert kgp.version() == version
+    created(kgp.post("German", "/rg-purchases", F1, **{"Idempotency-Key": key()}))
 
 
 @pytest.mark.parametrize("secret", [False, True], ids=["public", "secret"])
@@ -377,7 +385,7 @@ def test_if_match_stale_version(kgp: Game) -> None:
     for path, body in (
         ("/rolls", ROLL),
         ("/cg-dates", {}),
-        ("/rg-purchases", {"rg": "I2", "cpp": 1}),
+        ("/rg-purchases", F1),
     ):
         r = kgp.post("German", path, body, **{"If-Match": f'"{stale}"'})
         refusal = problem(r, 409)
@@ -412,16 +420,17 @@ def _purchase_results(results: list[Any]) -> tuple[int, list[dict[str, Any]]]:
 
 def test_concurrent_rg_purchases_never_overspend(kgp: Game) -> None:
     total = german_at_19pm(kgp)
-    results = fire(N, lambda _: kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 3}))
+    assert total // F1_CPP < N  # the CPP run out before the requests do
+    results = fire(N, lambda _: kgp.post("German", "/rg-purchases", F1))
     successes, refusals = _purchase_results(results)
     for refusal in refusals:
         assert refusal.get("rule") == "8.619", refusal
         assert refusal["detail"].startswith("8.619:"), refusal
-    assert successes == min(N, total // 3)
+    assert successes == min(N, total // F1_CPP)
 
     line = roster_line(kgp, "German", "19 PM")
-    assert line["left"] == total - 3 * successes >= 0
-    assert line["spent"] == 3 * successes
+    assert line["left"] == total - F1_CPP * successes >= 0
+    assert line["spent"] == F1_CPP * successes
     assert len(line["rg_purchased"]) == successes
     items = assert_log_sound(kgp)
     assert Counter(e["type"] for e in items)["RGPurchased"] == successes
@@ -429,14 +438,38 @@ def test_concurrent_rg_purchases_never_overspend(kgp: Game) -> None:
     assert len(set(seqs)) == successes
 
 
+def test_concurrent_rg_purchases_never_pass_the_cg_date_maximum(kgp: Game) -> None:
+    """8.6195: racing purchases of one RG are each checked against the ones
+    that won before them: no more than the CG Date maximum per Map Group."""
+    german_at_19pm(kgp)
+
+    def buy(i: int) -> Any:
+        return kgp.post("German", "/rg-purchases", {"rg": "I1", "map_group": ("Sx", "Sy")[i % 2]})
+
+    results = fire(N, buy)
+    successes = [r for r in results if r.status_code == 201]
+    for r in results:
+        if r.status_code != 201:
+            refusal = problem(r, 409)
+            assert refusal.get("rule") == "8.6195", refusal
+            assert refusal["detail"].startswith("8.6195: CG Date maximum for I1 (2)"), refusal
+    line = roster_line(kgp, "German", "19 PM")
+    bought = [p for p in line["rg_purchased"] if p["rg"] == "I1"]
+    assert len(bought) == len(successes)
+    # The sample chart: German I1, 2 per CG Date per Map Group, 5 in the CG.
+    record = kgp.get("referee", "/rg-record?side=German").json()["rows"]
+    groups = Counter(row["map_group"] for row in record if row["rg"] == "I1")
+    assert groups == {"Sx": 2, "Sy": 2}, groups
+    assert len(successes) == 4
+    assert_log_sound(kgp)
+
+
 def test_concurrent_rg_purchases_with_if_match(kgp: Game) -> None:
     total = german_at_19pm(kgp)
     version = kgp.version()
     results = fire(
         N,
-        lambda _: kgp.post(
-            "German", "/rg-purchases", {"rg": "I2", "cpp": 3}, **{"If-Match": f'"{version}"'}
-        ),
+        lambda _: kgp.post("German", "/rg-purchases", F1, **{"If-Match": f'"{version}"'}),
     )
     successes, refusals = _purchase_results(results)
     assert successes == 1
@@ -445,7 +478,7 @@ def test_concurrent_rg_purchases_with_if_match(kgp: Game) -> None:
         assert refusal["type"].endswith("version-conflict"), refusal
     assert kgp.version() == version + 1
     line = roster_line(kgp, "German", "19 PM")
-    assert line["left"] == total - 3
+    assert line["left"] == total - F1_CPP
     items = assert_log_sound(kgp)
     assert Counter(e["type"] for e in items)["RGPurchased"] == 1
 
@@ -470,12 +503,17 @@ def test_concurrent_mixed_writers(kgp: Game) -> None:
     created(kgp.post("US", "/cpp-replenishments", {}))
     us_total = roster_line(kgp, "US", "19 PM")["total"]
 
+    # The US buys I1 (5 CPP on the sample chart), two for each Map Group: within
+    # its CG Date maximum (8.6195), so only its CPP left can refuse one.
+    us_cpp = 5
+
     def call(i: int) -> Any:
         kind = i % 4
         if kind == 0:
-            return kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 5})
+            return kgp.post("German", "/rg-purchases", F1)
         if kind == 1:
-            return kgp.post("US", "/rg-purchases", {"rg": "A1", "cpp": 7})
+            body = {"rg": "I1", "map_group": "Sx" if i % 8 == 1 else "Sy"}
+            return kgp.post("US", "/rg-purchases", body)
         if kind == 2:
             return kgp.post("German" if i % 8 == 2 else "US", "/rolls", ROLL)
         return kgp.post("referee", "/rolls", ROLL)
@@ -487,11 +525,11 @@ def test_concurrent_mixed_writers(kgp: Game) -> None:
             assert problem(r, 409).get("rule") == "8.619", r.text
     german = sum(r.status_code == 201 for r in results[0::4])
     us = sum(r.status_code == 201 for r in results[1::4])
-    assert german == min(n // 4, total // 5)
-    assert us == min(n // 4, us_total // 7)
+    assert german == min(n // 4, total // F1_CPP)
+    assert us == min(n // 4, us_total // us_cpp)
     assert all(r.status_code == 201 for i, r in enumerate(results) if i % 4 in (2, 3))
-    assert roster_line(kgp, "German", "19 PM")["left"] == total - 5 * german
-    assert roster_line(kgp, "US", "19 PM")["left"] == us_total - 7 * us
+    assert roster_line(kgp, "German", "19 PM")["left"] == total - F1_CPP * german
+    assert roster_line(kgp, "US", "19 PM")["left"] == us_total - us_cpp * us
     items = assert_log_sound(kgp)
     indices = [e["payload"]["roll"]["index"] for e in items if "roll" in e["payload"]]
     assert indices == list(range(len(indices)))
@@ -556,14 +594,15 @@ def _verify_ledger(ledger: Ledger, cid: str) -> list[dict[str, Any]]:
 
 
 def _buyer(ledger: Ledger, cid: str, if_match: int | None = None) -> Callable[[int], Any]:
-    """A German purchase of I2 for 3 CPP; returns the result or the refusal."""
+    """A German secret purchase of F1 (``F1_CPP``); returns the result or the refusal."""
+    body = RGPurchaseCreate(side="German", rgs=[RGItem(**F1, cpp=F1_CPP)], secret=True)
 
     def buy(i: int) -> Any:
         try:
             return ledger.execute(
                 cid,
                 "German",
-                lambda c, ctx: kgpc.purchase_rg(c, ctx, "German", [("I2", 3)], secret=True),
+                lambda c, ctx: c.perform(ctx, "rg-purchases", body),
                 operation="rg-purchase",
                 body={"i": i},
                 if_match=if_match,
@@ -583,9 +622,10 @@ def test_ledger_concurrent_purchases(ledger: Ledger) -> None:
         assert isinstance(exc, RuleViolation), repr(exc)
         assert exc.rule == "8.619"
     successes = N - len(failures)
-    assert successes == min(N, total // 3)
+    assert total // F1_CPP < N  # the CPP run out before the requests do
+    assert successes == min(N, total // F1_CPP)
     line = ledger.load(cid).rules["cpp"]["German"][-1]
-    assert cppbook.left(line) == total - 3 * successes >= 0
+    assert cppbook.left(line) == total - F1_CPP * successes >= 0
     records = _verify_ledger(ledger, cid)
     assert sum(r["type"] == "RGPurchased" for r in records) == successes
 

@@ -41,6 +41,7 @@ ACTIONS = frozenset(
         "CPPReplenished",
         "AmmunitionShortageRolled",
         "RGPurchased",
+        "RGDetermined",
         "InitiativeChosen",
         "InitiativeDetermined",
         "ScenarioEndProposed",
@@ -142,6 +143,31 @@ class Play:
         assert out["table"]["id"] == table
         assert out["cg_date"] == self.cg_date
         return out
+
+    def determine(self, side: str, seq: int, rule: str) -> list[dict[str, Any]]:
+        """Every roll the RG bought at ``seq`` needs (DESIGN §10), one by one,
+        until the ledger says it needs no further one; its record row is then
+        complete, and the opponent sees one stub for a secret purchase."""
+        made = []
+        for _ in range(12):
+            r = self.game.post(side, "/rg-determinations", {"for_purchase": seq})
+            if r.status_code == 409:
+                assert r.json()["detail"].startswith(f"{rule}: "), r.text
+                assert "needs no further roll" in r.json()["detail"], r.text
+                break
+            made.append(created(r))
+            self.appended[made[-1]["seq"]] = "RGDetermined"
+        assert made, f"an RG of {side} needed no roll"
+        rows = ok(self.game.get(side, f"/rg-record?side={side}"))["rows"]
+        (row,) = [r for r in rows if r["seq"] == seq]
+        assert row["needs"] == []
+        assert len(row["rolls"]) == len(made)
+        other = next(s for s in self.sides if s != side)
+        seen = ok(self.game.get(other, f"/rg-record?side={side}"))["rows"]
+        mine = [r for r in seen if r["seq"] == seq]
+        if made[0]["event"]["payload"].get("owner") and "table" not in made[0]["event"]["payload"]:
+            assert mine == [{"seq": seq, "cg_date": row["cg_date"], "redacted": True}]
+        return made
 
     def reph(self) -> dict[str, Any]:
         view = ok(self.game.get("referee", "/reph"))
@@ -501,6 +527,7 @@ class KgpPlay(Play):
         super().__init__(client, KGP)
         self.shortage: str | None = None
         self.purchased: dict[str, int] = {}
+        self.bought: dict[str, int] = {}
 
     def on_step(self, side: str, step: str) -> None:
         date = self.cg_date
@@ -517,11 +544,12 @@ class KgpPlay(Play):
             self.ammunition_shortage()
         elif step == "8.619" and date == "19 PM":
             rg, cpp = {"US": ("I1", 5), "German": ("HW1", 3)}[side]
-            body = {"rg": rg, "cpp": cpp, "secret": side == "German"}
-            self.act(side, "/rg-purchases", body, "RGPurchased")
+            body = {"rg": rg, "cpp": cpp, "map_group": "Sx", "secret": side == "German"}
+            self.bought[side] = self.act(side, "/rg-purchases", body, "RGPurchased")["seq"]
             self.purchased[side] = cpp
-        elif step == "8.620":
-            self.roll(side, {"US": "kgp:8.6202", "German": "kgp:8.6201"}[side])
+        elif step == "8.620" and side in self.bought:
+            self.refuse(side, "/reph/advance", {"to": "8.621"}, "8.620")
+            self.determine(side, self.bought.pop(side), "8.620")
             # A table of a step it has passed (8.613), or one that does not
             # apply before the Initial Scenario.
             self.refuse(side, "/tables/kgp:8.613/rolls", {}, "8.613")
@@ -680,6 +708,7 @@ class AbtfPlay(Play):
     def __init__(self, client: TestClient) -> None:
         super().__init__(client, ABTF)
         self.purchased: dict[str, int] = {}
+        self.bought: dict[str, int] = {}
 
     def after_initiative(self, scenario: str) -> None:
         """9.6215: a Dual Assault's First Move dr (the German's); 9.6216: the
@@ -713,8 +742,11 @@ class AbtfPlay(Play):
             self.refuse(side, "/reph/advance", {"to": "9.617"}, "9.616")
             self.act(side, "/cpp-replenishments", {}, "CPPReplenished")
         elif step == "9.617" and side == "British" and date == "18 EVE":
-            self.act(side, "/rg-purchases", {"rg": "I1", "cpp": 6}, "RGPurchased")
+            body = {"rg": "I1", "cpp": 6}
+            self.bought[side] = self.act(side, "/rg-purchases", body, "RGPurchased")["seq"]
             self.purchased[side] = 6
+        elif step == "9.618" and side in self.bought:
+            self.determine(side, self.bought.pop(side), "9.618")
         elif step == "9.620" and side == "German":
             self.elr(side)
         elif step == "9.620":

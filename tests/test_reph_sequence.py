@@ -14,6 +14,9 @@ from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
+#: A German RG at its price on the sample chart (8.6194), for one of the two
+#: Map Groups (8.6195 counts per Map Group).
+I1 = {"rg": "I1", "cpp": 4, "map_group": "Sx"}
 
 
 def _status(view: dict[str, Any], side: str) -> dict[str, str]:
@@ -48,13 +51,13 @@ def test_cg_ii_begins_with_the_german_8_618_dr(client: TestClient) -> None:
     view = ok(game.get("referee", "/reph"))
     assert view["current"] == {"US": "8.619", "German": "8.618"}
     assert _status(view, "US")["8.618"] == "n/a"
-    problem = assert_problem(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}), 409)
+    problem = assert_problem(game.post("German", "/rg-purchases", I1), 409)
     assert problem["detail"].startswith(
         "8.618: German Ammunition Shortage requires its action of German on 20 PM"
     )
     assert_problem(_advance(game, "German", "8.619"), 409)
     created(game.post("German", "/ammunition-shortage", {"scenarios_after_20_am": 0}))
-    created(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}))
+    created(game.post("German", "/rg-purchases", I1))
     assert ok(game.get("German", "/reph"))["current"]["German"] == "8.619"
 
 
@@ -64,7 +67,7 @@ def test_advance_to_the_scenario_and_no_step_is_taken_again(client: TestClient) 
     assert out["current"] == {"US": "8.619", "German": "scenario"}
     assert all(s in ("done", "n/a") for s in _status(out, "German").values())
     assert ok(game.get("US"))["reph_step"]["German"]["id"] == "scenario"
-    problem = assert_problem(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}), 409)
+    problem = assert_problem(game.post("German", "/rg-purchases", I1), 409)
     assert problem["detail"] == (
         "8.6: steps are carried out in the numbered order; German has completed its steps "
         "(ready for the CG scenario) on 19 AM, so 8.619 (Purchasing Reinforcement Groups) "
@@ -167,10 +170,10 @@ def test_the_german_8_618_is_required_from_20_am(client: TestClient) -> None:
     created(game.post("German", "/cpp-replenishments", {}))
     view = ok(game.get("German", "/reph"))
     assert _status(view, "German")["8.618"] == "pending"
-    problem = assert_problem(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}), 409)
+    problem = assert_problem(game.post("German", "/rg-purchases", I1), 409)
     assert problem["detail"].startswith("8.618: German Ammunition Shortage requires its action")
     created(game.post("German", "/ammunition-shortage", {}))
-    created(game.post("German", "/rg-purchases", {"rg": "I1", "cpp": 1}))
+    created(game.post("German", "/rg-purchases", I1))
     assert _status(ok(game.get("German", "/reph")), "German")["8.618"] == "done"
 
 

@@ -75,7 +75,14 @@ KGP = (
         action="ammunition-shortage",
     ),
     Row("8.619", "Purchasing Reinforcement Groups", "†*", ("†", "*")),
-    Row("8.620", "RG Strength, Quality, Weapons & Leaders", "†*", ("†", "*")),
+    # 8.6201: "For each such RG the German player has just purchased ..., he must make one DR".
+    Row(
+        "8.620",
+        "RG Strength, Quality, Weapons & Leaders",
+        "†*",
+        ("†", "*"),
+        action="rg-determinations",
+    ),
     Row("8.621", "Purchasing Fortifications", "†*", ("†", "*")),
     Row("8.622", "Purchasing Reconnaissance", "*", ("*",)),
     # 8.6232: the chits of both sides "are then revealed simultaneously".
@@ -105,7 +112,15 @@ ABTF = (
     # 9.616: "CPP are replenished according to the following formula": a DR to make.
     Row("9.616", "CPP Replenishment", "", ("*",), action="cpp-replenishments"),
     Row("9.617", "Purchasing Reinforcement Groups", "†", ("†", "*")),
-    Row("9.618", "RG Strength, Weapons, Leaders, and Composition", "†", ("†", "*")),
+    # 9.6181: "For each RG eligible for Depletion that was just purchased ..., make one
+    # secret DR on the RG Strength Table".
+    Row(
+        "9.618",
+        "RG Strength, Weapons, Leaders, and Composition",
+        "†",
+        ("†", "*"),
+        action="rg-determinations",
+    ),
     Row("9.619", "Purchasing Fortifications", "†", ("†", "*")),
     # 9.6201 (British, from 19 AM) is one sub-step; 9.6202 ELR Loss/Gain is both
     # sides' on every date. The seed's title is cut off at "ELR Loss/".
@@ -129,13 +144,16 @@ SG = (
     Row("3.1", "Wounded Leaders", "", ()),
     Row("3.2", "Heroes", "", ()),
     Row("3.3", "Repair Table", "", ()),
-    # 3.4: "The American player secretly spends his Purchase Points ..."
-    Row("3.4", "American Reinforcements", "", (), sides=(AMERICAN,)),
+    # 3.4: "The American player secretly spends his Purchase Points ... For each Armor
+    # Group purchased, make a dr to determine armor type."
+    Row("3.4", "American Reinforcements", "", (), sides=(AMERICAN,), action="rg-determinations"),
     # 3.5: "The German player now secretly makes three Reinforcement drs ..."
     Row("3.5", "German Reinforcements", "", (), sides=(GERMAN,)),
-    Row("3.6", "Leaders", "", ()),
-    # 3.7: "For each M4 Armor Reinforcement Group" (the American's, 3.4).
-    Row("3.7", "U.S. Medium Tank Models", "", (), sides=(AMERICAN,)),
+    # 3.6: "for each German infantry (Row A) and armor (Row B) Reinforcement Group, make one
+    # secret DR on the appropriate column of the following Leader Table".
+    Row("3.6", "Leaders", "", (), action="rg-determinations"),
+    # 3.7: "For each M4 Armor Reinforcement Group" (the American's, 3.4), "make a secret DR".
+    Row("3.7", "U.S. Medium Tank Models", "", (), sides=(AMERICAN,), action="rg-determinations"),
     Row("3.8", "Entry", "", ()),
     Row("3.9", "OBA", "", ()),
     # 4.0: "Players now begin the next CG scenario ..."
@@ -217,9 +235,17 @@ def test_the_steps_that_name_an_action() -> None:
         ("abtf", "9.616"): "cpp-replenishments",
         # 8.618: "the German makes a DR" on each CG Date from 20 AM "(if necessary)".
         ("kgp", "8.618"): "ammunition-shortage",
+        # The rolls that determine each RG bought (8.6201-8.6206, 9.6181-9.6184, 3.4-3.7).
+        ("kgp", "8.620"): "rg-determinations",
+        ("abtf", "9.618"): "rg-determinations",
+        ("sg", "3.4"): "rg-determinations",
+        ("sg", "3.6"): "rg-determinations",
+        ("sg", "3.7"): "rg-determinations",
     }
     assert "cpp-replenishments" in REGISTRY["kgp"].rules.actions
     assert "cpp-replenishments" in REGISTRY["abtf"].rules.actions
+    for ruleset in SEEDS:
+        assert "rg-determinations" in REGISTRY[ruleset].rules.actions, ruleset
 
 
 def test_get_rulesets_lists_the_steps(tmp_path: Path) -> None:

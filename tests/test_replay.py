@@ -77,10 +77,12 @@ COMMANDS: st.SearchStrategy[Command] = st.one_of(
         st.just("rg"),
         side_actor,
         side,
-        st.integers(1, 10),
+        st.one_of(st.none(), st.integers(1, 10)),
         st.booleans(),
-        st.sampled_from(("I2", "V3", "HW1", "bad id")),
+        st.sampled_from(("I1", "V3", "HW1", "F1", "O1", "bad id")),
     ),
+    # determine: the next roll an RG bought on this CG Date needs (8.620).
+    st.tuples(st.just("determine"), side_actor, side),
     st.tuples(st.just("recon"), side_actor, side, st.integers(1, 2), st.booleans(), st.booleans()),
     # reveal: pick one of the secrets (True) or any seq (False), by ``pick``.
     st.tuples(st.just("reveal"), actor, st.booleans(), st.integers(0, 1000)),
@@ -133,6 +135,8 @@ def run(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
         return kgpc.replenish_cpp(campaign, ctx, cmd[2], None)
     if kind == "rg":
         return kgpc.purchase_rg(campaign, ctx, cmd[2], [(cmd[5], cmd[3])], secret=cmd[4])
+    if kind == "determine":
+        return kgpc.determine_rg(campaign, ctx, cmd[2])
     if kind == "recon":
         return kgpc.purchase_recon(campaign,
             ctx, cmd[2], cmd[3], lax=cmd[5], secret=cmd[4], client_nonce=None

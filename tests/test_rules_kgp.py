@@ -175,11 +175,26 @@ def _nonce_for_dr(c: Campaign, want: int, actor: str, purpose: str) -> str:
     raise AssertionError("no nonce found")
 
 
+def _advance(c: Campaign, rng: random.Random, side: str, to: str) -> None:
+    """``side`` completes its RePh steps up to ``to``, making on the way the
+    8.620 rolls that determine the RG it bought (as ``Game.advance`` does over
+    REST): any other refusal is raised."""
+    for _ in range(20):
+        try:
+            c.advance(_ctx(side, rng), side, to)
+            return
+        except RuleViolation as exc:
+            if "/rg-determinations)" not in exc.detail:
+                raise
+            kgpc.determine_rg(c, _ctx(side, rng), side)
+    raise AssertionError(f"{side} could not reach {to}")
+
+
 def _end_scenario(c: Campaign, rng: random.Random) -> None:
     """Every side completes its RePh steps and the referee calls CG-Scenario End
     (the Initial Scenario's, or one the Initiative generated)."""
     for side in c.sides:
-        c.advance(_ctx(side, rng), side, "scenario")
+        _advance(c, rng, side, "scenario")
     c.end_scenario(_ctx(REFEREE, rng), {"cvp": dict.fromkeys(c.sides, 0)})
 
 
@@ -213,16 +228,18 @@ def test_ex_8_6162_through_the_commands() -> None:
 
 
 def test_overspending_is_refused_and_appends_nothing_8_619() -> None:
+    """On the sample chart the German I1 costs 4 CPP, HW1 3 and F1 2: with 3 CPP
+    the I1 is too dear, and so is HW1 with F1, though each alone is not."""
     rng = random.Random(1)
-    c = _campaign(rng, german_cpp=5)
+    c = _campaign(rng, german_cpp=3)
     before = (c.version, len(list(c.collect_events())))
-    with pytest.raises(RuleViolation, match=r"^8\.619: I2 costs 6 CPP but German has 5"):
-        kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 6)], secret=True)
-    with pytest.raises(RuleViolation, match=r"^8\.619: 2 RG cost 6 CPP but German has 5"):
-        kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 3), ("V3", 3)], secret=True)
+    with pytest.raises(RuleViolation, match=r"^8\.619: I1 costs 4 CPP but German has 3"):
+        kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I1", 4)], secret=True)
+    with pytest.raises(RuleViolation, match=r"^8\.619: 2 RG cost 5 CPP but German has 3"):
+        kgpc.purchase_rg(c, _ctx("German", rng), "German", [("HW1", 3), ("F1", 2)], secret=True)
     assert c.version == before[0]
     assert list(c.collect_events()) == []
-    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 5)], secret=True)
+    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("HW1", 3)], secret=True)
     assert cppbook.left(c.rules["cpp"]["German"][-1]) == 0
 
 
@@ -241,11 +258,11 @@ def _recon(c: Campaign, x: Ctx) -> int:
     ("steps", "refused", "rule"),
     [
         # 8.616 is required before its step is passed (DESIGN §8).
-        ([], lambda c, x: kgpc.purchase_rg(c, x, "German", [("I2", 1)], secret=True), "8.616"),
+        ([], lambda c, x: kgpc.purchase_rg(c, x, "German", [("I1", 4)], secret=True), "8.616"),
         ([], _recon, "8.616"),
         (
             ["repl", "recon"],
-            lambda c, x: kgpc.purchase_rg(c, x, "German", [("I2", 1)], secret=True),
+            lambda c, x: kgpc.purchase_rg(c, x, "German", [("I1", 4)], secret=True),
             "8.6",
         ),
         (["repl"], lambda c, x: kgpc.replenish_cpp(c, x, "German", None), "8.616"),
@@ -277,7 +294,7 @@ def test_refit_phase_order(steps: list[str], refused: Any, rule: str) -> None:
 
 def test_initial_scenario_date_has_no_replenishment_or_recon() -> None:
     rng = random.Random(2)
-    c = _campaign(rng)
+    c = _campaign(rng, german_cpp=4)
     with pytest.raises(RuleViolation, match=r"^8\.6162:"):
         kgpc.replenish_cpp(c, _ctx("German", rng), "German", None)
     with pytest.raises(RuleViolation, match=r"^8\.622:"):
@@ -285,7 +302,8 @@ def test_initial_scenario_date_has_no_replenishment_or_recon() -> None:
             c, _ctx("German", rng), "German", 1, lax=False, secret=True, client_nonce=None
         )
     # 8.619 is a † step: RG may be bought before the Initial Scenario.
-    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 2)], secret=True)
+    seq = kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I1", 4)], secret=True)
+    assert c.rules["cpp"]["German"][-1]["purchase_seqs"] == [seq]
 
 
 def test_no_german_cpp_on_cg_iii_23_am_means_no_dr() -> None:
@@ -328,11 +346,11 @@ def test_a_side_cannot_end_the_other_sides_refit_phase_8_6() -> None:
     only records that it is ready; the date begins when both are (or the referee
     calls), so neither side can skip the other's steps."""
     rng = random.Random(6)
-    c = _campaign(rng)
+    c = _campaign(rng, german_cpp=4)
     # 8.6121: no new CG Date before the Initial Scenario ends.
     with pytest.raises(RuleViolation, match=r"^8\.612: a new CG Date begins after"):
         c.begin_cg_date(_ctx("US", rng), None)
-    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 2)], secret=True)  # 8.619 †
+    kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I1", 4)], secret=True)  # 8.619 †
     _end_scenario(c, rng)
     c.begin_cg_date(_ctx("US", rng), None)
     assert (c.cg_date, c.ready) == ("19 AM", {"US": "19 PM"})
@@ -360,16 +378,18 @@ def test_a_side_cannot_end_the_other_sides_refit_phase_8_6() -> None:
 def test_a_secret_batch_hides_how_many_rg_were_bought_8_619() -> None:
     rng = random.Random(7)
     c = _campaign(rng, german_cpp=9)
-    seq = kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2", 4), ("HW1", 5)], secret=True)
+    bought = [("I1", 4), ("HW1", 3), ("F1", 2)]  # the sample chart's prices (8.6194)
+    seq = kgpc.purchase_rg(c, _ctx("German", rng), "German", bought, secret=True)
     line = c.rules["cpp"]["German"][-1]
     assert [(p["rg"], p["cpp"], p["seq"]) for p in line["purchases"]] == [
-        ("I2", 4, seq),
-        ("HW1", 5, seq),
+        ("I1", 4, seq),
+        ("HW1", 3, seq),
+        ("F1", 2, seq),
     ]
     assert (line["purchase_seqs"], cppbook.left(line)) == ([seq], 0)
     empty = kgpc.purchase_rg(c, _ctx("German", rng), "German", [], secret=True)
     assert line["purchase_seqs"] == [seq, empty]
     with pytest.raises(InvalidInput):
         kgpc.purchase_rg(c, _ctx("German", rng), "German", [], secret=False)
-    with pytest.raises(InvalidInput, match=r"^8\.6191"):
-        kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I2\n", 1)], secret=True)
+    with pytest.raises(InvalidInput, match=r"^8\.6194: 'I1\\n' is not on the German RG chart"):
+        kgpc.purchase_rg(c, _ctx("German", rng), "German", [("I1\n", None)], secret=True)

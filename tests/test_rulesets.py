@@ -45,23 +45,32 @@ def test_rulesets_list_their_interface(client: TestClient) -> None:
     listed = {r["id"]: r for r in ok(client.get("/v1/rulesets"))}
     assert set(listed) >= {"kgp", "abtf", "sg"}
     kgp = listed["kgp"]
+    # The purchases of DESIGN §10: RG (8.619), their rolls (8.620), Fortifications
+    # (8.621), their setup Locations (8.6242) and the hidden ones placed (8.6073).
+    purchases = [
+        "rg-purchases",
+        "rg-determinations",
+        "fortification-purchases",
+        "fortification-setups",
+        "hidden-fortifications",
+    ]
     assert [a["path"] for a in kgp["actions"]] == [
         "cpp-replenishments",
-        "rg-purchases",
+        *purchases,
         "recon",
         "ammunition-shortage",
     ]
     assert kgp["roster"] is True
     assert [s["rule"] for s in kgp["reph_steps"]][:2] == ["8.601", "8.602"]
     matrix = {
-        (c["chits"]["US"], c["chits"]["German"]): c["scenario"]
-        for c in kgp["initiative"]["matrix"]
+        (c["chits"]["US"], c["chits"]["German"]): c["scenario"] for c in kgp["initiative"]["matrix"]
     }
     assert matrix == MATRICES["kgp"]
     assert listed["sg"]["initiative"] is None
-    assert [a["path"] for a in listed["abtf"]["actions"]] == ["cpp-replenishments", "rg-purchases"]
+    assert [a["path"] for a in listed["abtf"]["actions"]] == ["cpp-replenishments", *purchases]
     assert listed["abtf"]["roster"] is True
-    assert listed["sg"]["actions"] == []
+    # 3.4: the American spends Purchase Points; 3.4-3.7: the rolls for each group.
+    assert [a["path"] for a in listed["sg"]["actions"]] == ["rg-purchases", "rg-determinations"]
     for r in listed.values():
         assert ok(client.get(r["definition_schema_url"]))["type"] == "object"
         assert ok(client.get(r["sample_definition_url"]))["sample"] is True

@@ -64,6 +64,11 @@ from cgledger.ledger import Done, Ledger, StoreHistory
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 
+#: Each side's RG ids on the sample chart (DESIGN §10).
+CHART = {
+    side: [entry["id"] for entry in entries]
+    for side, entries in REGISTRY["kgp"].sample_definition["rg_chart"].items()
+}
 SIDES = ("US", "German")
 REFEREE = "referee"
 ROLES = (*SIDES, REFEREE)
@@ -235,9 +240,31 @@ class CampaignMachine(RuleBasedStateMachine):
                 counted = [d for d in out["drm"] if d["id"] == "days-after-dec-19"]
                 assert [d["count"] for d in counted] == [days]
 
-    @rule(who=roles, side=sides, cpp=st.integers(1, 8), secret=st.booleans())
-    def rg_purchase(self, who: str, side: str, cpp: int, secret: bool) -> None:
-        self.append(who, "/rg-purchases", {"rg": "I2", "cpp": cpp, "secret": secret, "side": side})
+    @rule(
+        who=roles,
+        side=sides,
+        pick=st.integers(0, 3),
+        group=st.sampled_from(["Sx", "Sy"]),
+        cpp=st.none() | st.integers(1, 9),
+        secret=st.booleans(),
+    )
+    def rg_purchase(
+        self, who: str, side: str, pick: int, group: str, cpp: int | None, secret: bool
+    ) -> None:
+        """8.619 off the side's chart (DESIGN §10): its price (a stated one that
+        differs is 422) and its limits (409), on one of the two map groups."""
+        chart = CHART[side]
+        body: dict[str, Any] = {
+            "rg": chart[pick % len(chart)], "map_group": group, "secret": secret, "side": side,
+        }  # fmt: skip
+        if cpp is not None:
+            body["cpp"] = cpp
+        self.append(who, "/rg-purchases", body)
+
+    @rule(who=roles, side=sides)
+    def rg_determination(self, who: str, side: str) -> None:
+        """8.620: the next roll an RG bought on this CG Date needs."""
+        self.append(who, "/rg-determinations", {"side": side})
 
     @rule(who=roles, side=sides, cpp=st.integers(1, 2), secret=st.booleans())
     def recon(self, who: str, side: str, cpp: int, secret: bool) -> None:
@@ -626,8 +653,7 @@ class CampaignMachine(RuleBasedStateMachine):
             self._rosters_hide(side, live, lines, theirs, reads[side])
         # Committed seeds that no roll has used yet: no one may see them (DESIGN §2).
         unused = [
-            live.seed(i, self.ledger.sealer).hex()
-            for i in range(live.roll_count, live.committed)
+            live.seed(i, self.ledger.sealer).hex() for i in range(live.roll_count, live.committed)
         ]
         for role in ROLES:
             for label, text in self.texts[role]:

@@ -60,6 +60,9 @@ SIDE_BOUND = {
     "sg:3.6-american-infantry": ("American",),
     "sg:3.6-american-armor": ("American",),
     "sg:3.7": ("American",),
+    # 3.4: "The American player secretly spends ... For each Armor Group
+    # purchased, make a dr to determine armor type."
+    "sg:3.4": ("American",),
 }
 
 

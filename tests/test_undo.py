@@ -118,7 +118,9 @@ def kgp() -> tuple[Campaign, Any]:
     return create(ctx, rng, "CG I", {"US": 8, "German": 8}), ctx
 
 
-def buy(campaign: Campaign, ctx: Any, side: str, rg: str = "I2", cpp: int = 2) -> int:
+def buy(campaign: Campaign, ctx: Any, side: str, rg: str = "I1", cpp: int | None = None) -> int:
+    """A public purchase of one RG of the sample chart (German I1 4 CPP, HW1 3;
+    US I1 5), at the chart's price unless ``cpp`` states it (8.6194)."""
     return kgpc.purchase_rg(campaign, ctx(side), side, [(rg, cpp)], secret=False)
 
 
@@ -167,8 +169,8 @@ def test_anything_else_waits_for_approval(kgp: tuple[Campaign, Any], who: str, w
 
 def test_the_suffix_rule_names_the_later_state_events(kgp: tuple[Campaign, Any]) -> None:
     campaign, ctx = kgp
-    first = buy(campaign, ctx, "German", "I2", 2)
-    second = buy(campaign, ctx, "US", "V3", 3)
+    first = buy(campaign, ctx, "German", "I1", 4)
+    second = buy(campaign, ctx, "US", "I1", 5)
     with pytest.raises(RuleViolation) as err:
         campaign.request_undo(ctx(REFEREE), seqs=[first], to_seq=None, reason="x")
     assert str(second) in err.value.detail
@@ -180,14 +182,15 @@ def test_the_suffix_rule_names_the_later_state_events(kgp: tuple[Campaign, Any])
 
 def test_an_undo_is_undone_only_if_nothing_was_built_on_it(kgp: tuple[Campaign, Any]) -> None:
     campaign, ctx = kgp
-    seq = buy(campaign, ctx, "German", "I2", 5)
+    seq = buy(campaign, ctx, "German", "I1", 4)
     undo = campaign.request_undo(ctx(REFEREE), seqs=[seq], to_seq=None, reason="x")
-    later = buy(campaign, ctx, "German", "V3", 6)  # possible only because 5 CPP came back
+    # 8 CPP for two I1: possible only because the first I1's 4 CPP came back.
+    later = kgpc.purchase_rg(campaign, ctx("German"), "German", [("I1", 4)] * 2, secret=False)
     with pytest.raises(RuleViolation) as err:
         campaign.request_undo(ctx(REFEREE), seqs=[undo], to_seq=None, reason="y")
     assert str(later) in err.value.detail
     campaign.request_undo(ctx(REFEREE), seqs=[undo, later], to_seq=None, reason="y")
-    assert [p["rg"] for p in campaign.rules["cpp"]["German"][-1]["purchases"]] == ["I2"]
+    assert [p["rg"] for p in campaign.rules["cpp"]["German"][-1]["purchases"]] == ["I1"]
 
 
 @pytest.mark.parametrize(
@@ -218,14 +221,14 @@ def test_a_dispute_revert_goes_through_undo_but_never_takes_later_state_events(
     kgp: tuple[Campaign, Any],
 ) -> None:
     campaign, ctx = kgp
-    first = buy(campaign, ctx, "German", "I2", 2)
-    second = buy(campaign, ctx, "US", "V3", 2)
-    did = campaign.file_dispute(ctx("US"), first, "I2 is not available yet")
+    first = buy(campaign, ctx, "German", "I1", 4)
+    second = buy(campaign, ctx, "US", "I1", 5)
+    did = campaign.file_dispute(ctx("US"), first, "I1 is not available yet")
     with pytest.raises(Forbidden):
         campaign.resolve_dispute(ctx("US"), did, "revert", "mine")
     with pytest.raises(RuleViolation, match=f"events {second} were built on event {first}"):
         campaign.resolve_dispute(ctx("German"), did, "revert", "fair")
-    campaign.request_undo(ctx(REFEREE), seqs=[second], to_seq=None, reason="V3 first")
+    campaign.request_undo(ctx(REFEREE), seqs=[second], to_seq=None, reason="the U.S. I1 first")
     last = campaign.resolve_dispute(ctx("German"), did, "revert", "fair")
     undo = campaign.disputes[str(did)]["resolution"]["undo"]
     assert undo == last - 1
@@ -238,7 +241,7 @@ def test_a_pending_request_is_rechecked_when_approved(kgp: tuple[Campaign, Any])
     campaign, ctx = kgp
     seq = buy(campaign, ctx, "German")
     rid = campaign.request_undo(ctx("US"), seqs=[seq], to_seq=None, reason="x")
-    later = buy(campaign, ctx, "German", "V3", 1)
+    later = buy(campaign, ctx, "German", "HW1", 3)
     with pytest.raises(RuleViolation) as err:
         campaign.approve_undo(ctx("German"), rid)
     assert str(later) in err.value.detail
@@ -280,7 +283,7 @@ def test_replayed_from_the_store_after_undos(kgp: tuple[Campaign, Any]) -> None:
     campaign, ctx = kgp
     store = new_store(interval=2)
     try:
-        a = buy(campaign, ctx, "German", "I2", 2)
+        a = buy(campaign, ctx, "German", "I1", 4)
         u = campaign.request_undo(ctx("German"), seqs=[a], to_seq=None, reason="x")
         campaign.request_undo(ctx(REFEREE), seqs=[u], to_seq=None, reason="y")
         store.save(campaign)

@@ -33,7 +33,7 @@ def _campaign(ledger: Ledger) -> str:
         campaign="CG I",
         title="old",
         start_date=None,
-        initial_cpp={"German": 4, "US": 0},
+        initial_cpp={"German": 6, "US": 0},
         idempotency_key=None,
         request_fingerprint="old",
     )
@@ -44,7 +44,7 @@ def _buy(ledger: Ledger, cid: str) -> int:
     done = ledger.execute(
         cid,
         "German",
-        lambda c, ctx: kgpc.purchase_rg(c, ctx, "German", [("I2", 1)], secret=True),
+        lambda c, ctx: kgpc.purchase_rg(c, ctx, "German", [("HW1", 3)], secret=True),
         operation="rg",
         body={},
     )
@@ -75,5 +75,5 @@ def test_a_snapshot_of_the_old_schema_is_replaced_by_a_replay(ledger: Ledger) ->
     )
     campaign = ledger.load(cid)
     assert campaign.reverted_by(second) == done.seq
-    assert [p["rg"] for p in campaign.rules["cpp"]["German"][-1]["purchases"]] == ["I2"]
+    assert [p["rg"] for p in campaign.rules["cpp"]["German"][-1]["purchases"]] == ["HW1"]
     assert campaign.rules["cpp"]["German"][-1]["purchase_seqs"] == [first]

@@ -54,10 +54,30 @@ def _get(client: TestClient, path: str, role: str) -> dict[str, Any]:
     return body
 
 
-def _same(old: dict[str, Any], new: dict[str, Any]) -> None:
-    """Every field the old answer had is there, equal (new fields may be added)."""
-    for key, value in old.items():
-        assert new.get(key) == value, (key, value, new.get(key))
+def _same(old: Any, new: Any, path: str = "") -> None:
+    """Every field the old answer had is there, equal (new fields may be added,
+    at any depth: a roster line gained its FPP columns, DESIGN §10)."""
+    if isinstance(old, dict):
+        assert isinstance(new, dict), (path, old, new)
+        for key, value in old.items():
+            assert key in new, (f"{path}.{key}", value)
+            _same(value, new[key], f"{path}.{key}")
+    elif isinstance(old, list) and old and all(isinstance(x, dict) for x in old):
+        assert isinstance(new, list), (path, old, new)
+        assert len(new) == len(old), (path, old, new)
+        for i, (a, b) in enumerate(zip(old, new, strict=True)):
+            _same(a, b, f"{path}[{i}]")
+    elif path.endswith(".hidden"):
+        # The names of the values hidden: the old ones, and new columns built
+        # from the same hidden events.
+        assert set(old) <= set(new), (path, old, new)
+        assert set(new) - set(old) <= NEW_COLUMNS, (path, old, new)
+    else:
+        assert new == old, (path, old, new)
+
+
+#: The roster columns added since the answers were recorded (8.621, 8.622).
+NEW_COLUMNS = {"fpp", "fpp_spent", "fortifications", "fpp_forfeit", "recon_available"}
 
 
 def test_the_old_campaign_answers_as_it_did(client: TestClient) -> None:
@@ -112,6 +132,21 @@ def test_the_old_campaign_goes_on(client: TestClient, data_dir: Path) -> None:
     # 8.619 through the ruleset's action, on the CPP line the old code kept:
     # the US has replenished (8.616) and bought nothing yet on 19 PM.
     left = _get(client, "/roster?side=US", "US")["lines"][-1]["left"]
+    # Created before CG definitions, it has no RG chart: a purchase is refused
+    # until the sides agree one by a definition amendment (DESIGN §7, §10).
+    r = client.post(f"{URL}/rg-purchases", json={"rg": "I2", "cpp": 1}, headers=_h("US"))
+    assert r.status_code == 422, r.text
+    assert "no US RG chart" in r.json()["detail"]
+    chart = {"rg_chart": {"US": [{"id": "I2", "name": "Inf Pltn", "cpp": 1}]}}
+    r = client.post(
+        f"{URL}/definition-amendments",
+        json={"patch": chart, "reason": "type in the RG chart"},
+        headers=_h("US"),
+    )
+    assert r.status_code == 201, r.text
+    aid = r.json()["id"]
+    r = client.post(f"{URL}/definition-amendments/{aid}/approve", headers=_h("German"))
+    assert r.status_code in (200, 201), r.text
     r = client.post(f"{URL}/rg-purchases", json={"rg": "I2", "cpp": 1}, headers=_h("US"))
     assert r.status_code == 201, r.text
     line = _get(client, "/roster?side=US", "US")["lines"][-1]
@@ -122,12 +157,13 @@ def test_the_old_campaign_goes_on(client: TestClient, data_dir: Path) -> None:
     assert [p["rg"] for p in german["rg_purchased"]] == ["I1"]
     assert german["recon_cpp"] == 1
     report = verify_bytes(client.get(f"{URL}/export", headers=_h("referee")).content)
-    assert report.events == ANSWERS["version"] + 2
+    # The roll, the amendment asked and approved, the purchase.
+    assert report.events == ANSWERS["version"] + 4
     # A second server on the same files answers the same.
     with TestClient(create_app(Settings(data_dir=data_dir, database_url=None))) as again:
         r = again.get(URL, headers=_h("US"))
         assert r.status_code == 200
-        assert r.json()["version"] == ANSWERS["version"] + 2
+        assert r.json()["version"] == ANSWERS["version"] + 4
 
 
 def test_an_old_campaign_takes_a_definition_amendment(client: TestClient) -> None:

@@ -6,8 +6,9 @@ its message names the first bad ``seq``.
 
 One realistic KGP CG I export is built over REST (the Initial Scenario of 19 AM
 played to its end, then on 19 PM: the German's 8.616 CPP Replenishment, a
-public and a Secret free DR of the U.S., an 8.619 RG purchase, an 8.622 Recon
-dr, then the German reveals the Replenishment DR) and exported as the U.S.,
+public and a Secret free DR of the U.S., an 8.619 RG purchase (a chart line
+that grants FPP, so no 8.620 determination roll stands before 8.622), an 8.622
+Recon dr, then the German reveals the Replenishment DR) and exported as the U.S.,
 the German and the referee. The tests then edit it byte by byte, line by line,
 and as a forger who recomputes hashes would, and call both
 :func:`cgledger.verify.verify_bytes` and the ``cgledger`` console script.
@@ -84,7 +85,7 @@ def story(client: TestClient) -> Story:
     seq["repl"] = repl["seq"]
     seq["public"] = post("US", "/rolls", {"dice": 2, "purpose": "free", "secret": False})["seq"]
     seq["secret"] = post("US", "/rolls", {"dice": 2, "purpose": "free", "secret": True})["seq"]
-    seq["rg"] = post("German", "/rg-purchases", {"rg": "I2", "cpp": 8})["seq"]
+    seq["rg"] = post("German", "/rg-purchases", {"rg": "F1", "cpp": 2, "map_group": "Sx"})["seq"]
     seq["recon"] = post("German", "/recon", {"cpp": 2})["seq"]
     repl_index = repl["roll"]["index"]
     revealed = post("German", f"/rolls/{repl_index}/reveal", None)

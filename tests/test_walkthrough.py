@@ -26,10 +26,15 @@ def test_the_issue_4_walk_through(kgp: Game) -> None:
     saved = []  # checkpoints a player keeps, from the responses
     key = ok(kgp.client.get("/v1/server-key"))["public_key"]
 
-    # 1. The German buys I2 by mistake (8.619, public) and undoes it at once.
+    # 1. The German buys F1 (2 CPP on the sample chart, 8.6194) by mistake (8.619,
+    #    public) and undoes it at once.
     roster_before = ok(kgp.get("US", "/roster?side=German"))
     version_before = roster_before["version"]
-    bought = created(kgp.post("German", "/rg-purchases", {"rg": "I2", "cpp": 2, "secret": False}))
+    bought = created(
+        kgp.post(
+            "German", "/rg-purchases", {"rg": "F1", "cpp": 2, "map_group": "Sx", "secret": False}
+        )
+    )
     saved.append(bought["checkpoint"])
     assert ok(kgp.get("US", "/roster?side=German"))["lines"][0]["left"] == 0
     undo = created(
@@ -111,7 +116,7 @@ def test_the_issue_4_walk_through(kgp: Game) -> None:
     assert then["rosters"]["German"] == roster_before
     assert ok(kgp.get("US", f"/roster?side=German&at={version_before}")) == roster_before
     at_purchase = ok(kgp.get("US", f"/roster?side=German&at={bought['seq']}"))
-    assert at_purchase["lines"][0]["rg_purchased"] == [{"rg": "I2", "cpp": 2, "seq": bought["seq"]}]
+    assert at_purchase["lines"][0]["rg_purchased"] == [{"rg": "F1", "cpp": 2, "seq": bought["seq"]}]
 
     # 6. The export verifies with the saved checkpoints, and fails once rewritten.
     for cp in saved:
@@ -123,7 +128,16 @@ def test_the_issue_4_walk_through(kgp: Game) -> None:
     # The server (or anyone holding the database) rewrites the mistaken purchase
     # to 1 CPP and re-chains the log: the chain alone cannot tell...
     purchase = lines[bought["seq"] - 1]
-    assert purchase["payload"]["rgs"] == [{"rg": "I2", "cpp": 2}]
+    assert purchase["payload"]["rgs"] == [
+        {
+            "rg": "F1",
+            "name": "Sample Fortifications",
+            "cpp": 2,
+            "map_group": "Sx",
+            "modifiers": [],
+            "fpp": 5,
+        }
+    ]
     purchase["payload"]["rgs"][0]["cpp"] = 1
     forged = reseal(header, lines)
     verify_bytes(forged)

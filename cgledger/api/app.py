@@ -62,6 +62,7 @@ from cgledger.api.models import (
     TableRollView,
 )
 from cgledger.api.openapi import install_exact_openapi
+from cgledger.api.purchases import install_purchase_routes
 from cgledger.api.reph import install_reph_routes
 from cgledger.api.schemas import CampaignCreate, CGDateCreate, RollCreate, TableRollCreate
 from cgledger.api.territory import install_territory_routes
@@ -107,6 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_definition_routes(app)
     install_reph_routes(app)
     install_territory_routes(app)
+    install_purchase_routes(app)
     install_exact_openapi(app)
     install_metrics(app)
     app.add_middleware(CampaignCaching)

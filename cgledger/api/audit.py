@@ -42,7 +42,7 @@ from cgledger.api.models import (
 from cgledger.api.schemas import DisputeCreate, DisputeResolution, UndoRejection, UndoRequestCreate
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import DomainError, InvalidInput, NotFound
-from cgledger.domain.visibility import redact
+from cgledger.domain.visibility import may_see, redact
 from cgledger.ledger import Ledger
 from cgledger.projections.dicestats import dice_stats
 from cgledger.projections.evidence import roll_proof, table_recheck
@@ -173,8 +173,14 @@ def _evidence(ledger: Ledger, campaign: Campaign, seq: int, role: str) -> dict[s
         seed = campaign.seed(p["roll"]["index"], ledger.sealer)
         proof = roll_proof(campaign.cid, record, seed, view)
     table = None
-    if "roll" in p and isinstance(p.get("table"), dict):
-        def_seq = campaign.recorded_tables()[p["table"]["hash"]]
+    ref = p.get("table")
+    if ref is None and record["secret"] is not None and "roll" in p:
+        # A roll for a secret purchase names its table only in its secret part
+        # (DESIGN §10): re-read for a viewer who may see it, else not shown.
+        seen = may_see(p.get("owner"), role, revealed=campaign.is_revealed(seq))
+        ref = record["secret"].get("table") if seen else None
+    if "roll" in p and isinstance(ref, dict):
+        def_seq = campaign.recorded_tables()[ref["hash"]]
         definition = ledger.record(campaign, def_seq)["payload"]["definition"]
         table = table_recheck(
             record,

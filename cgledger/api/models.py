@@ -354,6 +354,72 @@ class RosterView(_Open):
     conditions: dict[str, Any] = {}
 
 
+class RGRecordRoll(_Open):
+    """A roll that filled a column of the row (8.6201-8.6206, 9.6181-9.6184)."""
+
+    seq: int
+    need: str
+    final: int
+    result: str
+    subject: str | None = None
+
+
+class RGPiece(_Open):
+    name: str
+    received: bool
+
+
+class RGRecordRow(_Open):
+    """One line of the RG Purchase Record (8.6198, 9.6178), or, for a purchase
+    the caller may not see, one stub per event (``redacted``: true). A value
+    the caller may not see yet is ``null`` and named in ``hidden``."""
+
+    seq: int
+    cg_date: str
+    redacted: bool | None = None
+    hidden: list[str] | None = None
+    item: int | None = None
+    rg: str | None = None
+    name: str | None = None
+    cpp: int | None = None
+    map_group: str | None = None
+    #: 8.6194 CPP-cost modifiers applied
+    modifiers: list[str] | None = None
+    #: given in the Initial-Scenario OB (8.6196: never counted against the maximum)
+    ob: bool | None = None
+    #: #P: the RG of this type bought so far in the CG, this one included
+    purchased: int | None = None
+    #: #R: how many more of this type may be bought (``null``: no maximum)
+    remaining: int | None = None
+    #: Str.: "F" (Full) or "D" (Depleted), 8.6201/9.6181
+    strength: str | None = None
+    units: int | None = None
+    unit_type: str | None = None
+    quality: str | None = None
+    models: str | None = None
+    sw: list[RGPiece] | None = None
+    equipment: list[RGPiece] | None = None
+    leader: str | None = None
+    fpp: int | None = None
+    rolls: list[RGRecordRoll] | None = None
+    #: the rolls it still needs, in order (8.620: the step waits for them)
+    needs: list[str] | None = None
+
+
+class RGRecordView(_Open):
+    """A side's RG Purchase Record as the caller may see it (DESIGN §10)."""
+
+    campaign: str
+    side: str
+    cg_date: str | None
+    version: int
+    rule: str
+    rows: list[RGRecordRow]
+    #: Fortification setup Locations (8.6242): secret ones as stubs, with what
+    #: 8.6073 placed on-map
+    fortifications: dict[str, Any]
+
+
 class Reverted(_Open):
     seq: int
     by_undo: int

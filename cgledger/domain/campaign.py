@@ -19,7 +19,7 @@ import hashlib
 import hmac
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, cast
 from uuid import UUID
@@ -54,7 +54,7 @@ SEED_BYTES = 32
 #: the wrong shape; 6: the Initiative and the RePh sequence; 7: table rolls
 #: bound to their step, the results that last, each CG-Scenario End's CVP;
 #: 8: Control, DESIGN §9).
-SCHEMA = 9
+SCHEMA = 10
 #: What the engine's state handlers read of a state event; a rebuild needs no
 #: more (the ruleset's ``Rules.state_keys`` add its own).
 _STATE_KEYS = frozenset(
@@ -505,6 +505,8 @@ class Campaign(Aggregate):
                 "options": _options(p["definition"]),
             }
         self.genesis = {k: p.get(k) for k in ("calendar", "start_date", "cpp", "initial_cpp")}
+        # RG given in the Initial-Scenario OB: rows of the RG Purchase Record (DESIGN §10).
+        self.genesis["initial_ob"] = (p.get("definition") or {}).get("initial_ob") or {}
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -1088,6 +1090,13 @@ class Campaign(Aggregate):
                 f"GET /v1/rulesets/{self.ruleset_id}/tables lists them"
             )
         return table
+
+    def define_tables(self, ctx: Ctx, tables: Sequence[tablebook.Table]) -> None:
+        """Record the definitions of ``tables`` not yet used, all at once: a
+        roll for a secret purchase does not show by a first definition which
+        table it was read on."""
+        for table in tables:
+            self._define_table(ctx, table)
 
     def _define_table(self, ctx: Ctx, table: tablebook.Table) -> None:
         """Put the table's definition in the log the first time it is used, so
@@ -1794,6 +1803,14 @@ class Campaign(Aggregate):
                 return candidate.id
         return SCENARIO
 
+    def step_passed(self, side: str, step: str) -> bool:
+        """``side`` has completed RePh ``step`` on the current CG Date."""
+        at = self.steps.get(side)
+        if at is None:
+            return False
+        rs = self.ruleset
+        return at == SCENARIO or rs.step_order(at) > rs.step_order(step)
+
     def _check_passable(self, side: str, start: str, to: str) -> None:
         """Refuse to pass, on the way from ``start`` to ``to``, a step that
         applies to ``side`` and whose required action is not done, or a joint
@@ -2437,12 +2454,17 @@ class Campaign(Aggregate):
         *,
         secret: bool,
         client_nonce: str | None,
+        purpose: str | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]:
         """Roll on ``table`` for a rule command: record its definition (first
         use), draw the dice and read the table. Returns the roll's public part,
-        its secret part (``None`` for a public roll) and the table's result."""
+        its secret part (``None`` for a public roll) and the table's result.
+        ``purpose``: the roll's public purpose, if it must not name the table
+        (a roll for a secret purchase)."""
         self._define_table(ctx, table)
-        purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
+        if purpose is None:
+            purpose = f"{table.id} {table.title}"
+        purpose = purpose[:MAX_PURPOSE]
         pub, sec = self._draw(ctx, table.dice, purpose, secret=secret, client_nonce=client_nonce)
         rolled = sec["dice"] if sec is not None else pub["dice"]
         return pub, sec, tablebook.resolve(table, rolled, drm, inputs)

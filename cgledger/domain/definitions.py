@@ -105,6 +105,10 @@ Id = Annotated[str, StringConstraints(min_length=1, max_length=20, pattern=ID_PA
 HexId = Id
 RGId = Annotated[str, StringConstraints(min_length=2, max_length=20, pattern=RG_ID_PATTERN)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+#: An RG chart footnote, as the chart prints it ("l", "a", "s", "m4").
+Footnote = Annotated[
+    str, StringConstraints(min_length=1, max_length=3, pattern=r"^[A-Za-z0-9]{1,3}$")
+]
 Title = Annotated[str, StringConstraints(max_length=200)]
 Notes = Annotated[str, StringConstraints(max_length=2000)]
 RGNotes = Annotated[str, StringConstraints(max_length=500)]
@@ -180,11 +184,47 @@ class RGEntry(StrictModel):
         default=None, description="FPP granted instead of units (8.619, 8.621)"
     )
     notes: RGNotes = Field(default="", description="chart footnotes (9.6177)")
+    footnotes: Annotated[list[Footnote], Field(max_length=10)] = Field(
+        default_factory=list,
+        description="the chart's footnote letters that trigger rolls, e.g. 'l' (a leader DR, "
+        "8.6206), 'a' (an armor leader DR, 8.6206)",
+    )
+    unit_type: Annotated[str, StringConstraints(max_length=60)] = Field(
+        default="", description="8.6193/9.6174 the Unit Type the RG receives, e.g. '6-5-8'"
+    )
+    units: Annotated[list[Annotated[int, Field(ge=0, le=MAX_COUNT)]], Field(max_length=2)] = Field(
+        default_factory=list,
+        description="8.6193/9.6174 units received [Full] or [Full, Depleted]",
+    )
+    sw: Annotated[list[Name], Field(max_length=20)] = Field(
+        default_factory=list,
+        description="8.6204/9.6182: the SW a Full-Strength platoon of this RG receives, one "
+        "entry per weapon, as its Infantry-Type-Platoon SW Chart lists them (a Depleted one "
+        "makes a dr for each)",
+    )
+    equipment: Annotated[list[Name], Field(max_length=20)] = Field(
+        default_factory=list,
+        description="8.6205: the Equipment a Full-Strength HW Pltn receives, one entry per "
+        "piece (a Depleted one makes a dr for each)",
+    )
 
     @property
     def key(self) -> str:
         """How purchases name this entry; unique within a side's chart."""
         return self.id
+
+
+class ObRG(StrictModel):
+    """RG given in the Initial-Scenario OB (8.6196, 9.6178): they never count
+    against the CG maximum, yet have their lines on the RG Purchase Record and
+    their determination rolls (8.6201-8.6206: "as well as for each such RG he
+    receives in an Initial-Scenario OB")."""
+
+    rg: Annotated[str, StringConstraints(min_length=2, max_length=30)] = Field(
+        description="the chart entry's key (its ID; 9.6178: 'I1(K)' for a German KG's RG)"
+    )
+    count: Annotated[int, Field(ge=1, le=50)] = 1
+    map_group: Id | None = None
 
 
 # ------------------------------------------------------------------ maps (§9)
@@ -390,6 +430,11 @@ class CGDefinition(StrictModel, Generic[SideT]):
     map_groups: Annotated[Sequence[MapGroup[SideT]], Field(max_length=MAX_MAP_GROUPS)] = Field(
         default_factory=list, description="DESIGN §9"
     )
+    initial_ob: Mapping[SideT, Annotated[Sequence[ObRG], Field(max_length=100)]] = Field(
+        default_factory=dict,
+        description="RG given in the Initial-Scenario OB (8.6196, 9.6178): on the RG Purchase "
+        "Record, never counted against the CG maximum",
+    )
 
     def rg_entry(self, side: str, key: str) -> RGEntry | None:
         """The chart entry a purchase names (``RGEntry.key``), or ``None``."""
@@ -444,6 +489,26 @@ class CGDefinition(StrictModel, Generic[SideT]):
                     )
                 else:
                     first[entry.key] = i
+        for side, given in self.initial_ob.items():
+            for i, ob in enumerate(given):
+                if self.rg_entry(side, ob.rg) is None:
+                    problems.append(
+                        (
+                            ("initial_ob", side, i, "rg"),
+                            "unknown_rg",
+                            f"{ob.rg!r} is not in the {side} RG chart",
+                            ob.rg,
+                        )
+                    )
+                if ob.map_group is not None and self.map_group(ob.map_group) is None:
+                    problems.append(
+                        (
+                            ("initial_ob", side, i, "map_group"),
+                            "unknown_map_group",
+                            f"no map group {ob.map_group!r}",
+                            ob.map_group,
+                        )
+                    )
         groups: dict[str, int] = {}
         for i, group in enumerate(self.map_groups):
             if group.id in groups:

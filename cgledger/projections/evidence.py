@@ -68,7 +68,8 @@ def table_recheck(
     """Re-read a table roll from what was recorded, flagging any difference.
     Nothing hidden is shown, or hinted at, to a viewer who may not see it."""
     p = record["payload"]
-    base: dict[str, Any] = {"table": p["table"], "definition_seq": definition_seq}
+    values = {**p, **(record["secret"] or {})}
+    base: dict[str, Any] = {"table": values["table"], "definition_seq": definition_seq}
     owner = p.get("owner") if record["secret"] is not None else None
     if not may_see(owner, viewer, revealed=revealed):
         return {
@@ -76,7 +77,6 @@ def table_recheck(
             "visible": False,
             "note": "a Secret roll: it is re-read here once it is revealed",
         }
-    values = {**p, **(record["secret"] or {})}
     recorded = {k: values.get(k) for k in RESULT_FIELDS}
     try:
         result, differs = tablebook.audit(definition, recorded_dice(record), values)

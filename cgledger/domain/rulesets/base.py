@@ -282,7 +282,20 @@ class Engine(Protocol):
         *,
         secret: bool,
         client_nonce: str | None,
+        purpose: str | None = None,
     ) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any]]: ...
+
+    def define_tables(self, ctx: Ctx, tables: Sequence[Table]) -> None: ...
+
+    def definition_doc(self) -> dict[str, Any]: ...
+
+    def setup_areas_view(self, map_group: str | None) -> dict[str, Any]: ...
+
+    def is_initial_date(self) -> bool: ...
+
+    def current_step(self, side: str) -> str: ...
+
+    def step_passed(self, side: str, step: str) -> bool: ...
 
     def rule_payload(self, side: str, step: str) -> dict[str, Any]: ...
 
@@ -392,6 +405,17 @@ class Rules:
 
         It names its ``columns`` and lays out the rest as the ruleset's paper
         roster does (one line per CG Date in ``lines``, where it has them)."""
+        del engine, side, visible
+        raise NotImplementedError
+
+    #: Whether the ruleset keeps an RG Purchase Record (``rg_record``).
+    has_rg_record: bool = False
+
+    def rg_record(
+        self, engine: Engine, side: str, visible: Callable[[int | None], bool]
+    ) -> dict[str, Any]:
+        """The side's RG Purchase Record (docs/DESIGN.md §10): ``{"rule",
+        "rows", "fortifications"}`` as the viewer may see it."""
         del engine, side, visible
         raise NotImplementedError
 

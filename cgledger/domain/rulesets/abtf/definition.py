@@ -150,7 +150,16 @@ SAMPLE: dict[str, Any] = {
     "idle_chits": {BRITISH: 10, GERMAN: 9},
     "rg_chart": {
         BRITISH: [
-            {"id": "I1", "name": "Sample Para Pltn", "cpp": 6, "per_date_max": 2, "cg_max": 6},
+            {
+                "id": "I1",
+                "name": "Sample Para Pltn",
+                "cpp": 6,
+                "per_date_max": 2,
+                "cg_max": 6,
+                "footnotes": ["l"],
+                "units": [3, 2],
+                "unit_type": "6-5-8",
+            },
             {
                 "id": "V1",
                 "name": "Sample Carrier Section",
@@ -162,7 +171,15 @@ SAMPLE: dict[str, Any] = {
             {"id": "F1", "name": "Sample Fortifications", "cpp": 2, "per_date_max": 1, "fpp": 8},
         ],
         GERMAN: [
-            {"id": "I1", "name": "Sample Rifle Pltn", "cpp": 4, "cg_max": 4, "kg": "X"},
+            {
+                "id": "I1",
+                "name": "Sample Rifle Pltn",
+                "cpp": 4,
+                "cg_max": 4,
+                "kg": "X",
+                "units": [3, 2],
+                "unit_type": "4-6-7",
+            },
             {"id": "I1", "name": "Sample Rifle Pltn", "cpp": 5, "cg_max": 3, "kg": "Y"},
             {"id": "A2", "name": "Sample SPG Pltn", "cpp": 8, "per_date_max": 1, "kg": "X"},
             {"id": "F1", "name": "Sample Fortifications", "cpp": 3, "fpp": 6},

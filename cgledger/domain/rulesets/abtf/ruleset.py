@@ -14,6 +14,7 @@ from typing import Any
 
 from cgledger.domain.rulesets.abtf import definition, record
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
+from cgledger.domain.rulesets.abtf.purchasing import RULES as ABTF_PURCHASES
 from cgledger.domain.rulesets.abtf.rules import AbtfRules
 from cgledger.domain.rulesets.base import (
     CampaignDef,
@@ -91,6 +92,7 @@ CPP = CppScheme(
     rg_id="9.6171",
     halve_left=True,
     extras=campaign_exhaustion,
+    purchases=ABTF_PURCHASES,
 )
 
 #: 9.6161 CPP BASE NUMBER CHART, CG DATE column.
@@ -202,6 +204,7 @@ REPH_STEPS = (
         "9.618",
         "RG Strength, Weapons, Leaders, and Composition",
         markers=("†", "*"),
+        action="rg-determinations",
         reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
         "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
     ),

@@ -600,7 +600,7 @@ SW_STAR = Table(
     ),
 )
 
-_SW_ROWS: tuple[tuple[str, str, str, int], ...] = (
+SW_ROWS: tuple[tuple[str, str, str, int], ...] = (
     # British Infantry-Type SW Chart: RG | LMG | PIAT | FT | DC | Lt. Mtr(a)
     ("British", "I1", "LMG", 5),
     ("British", "I1", "PIAT", 3),
@@ -649,7 +649,7 @@ SW_ALLOTMENT = Table(
             "threshold",
             "SW allotment number (in parentheses)",
             keys=("nationality", "rg", "sw"),
-            rows=tuple(((nat, rg, sw), n) for nat, rg, sw, n in _SW_ROWS),
+            rows=tuple(((nat, rg, sw), n) for nat, rg, sw, n in SW_ROWS),
         ),
     ),
     # 9.6182: "A Depleted RG must make a secret dr ≤ the number listed in parentheses"

@@ -13,14 +13,14 @@ way; a :class:`CppScheme` names its rule numbers and its differences (ABtF
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Self
+from typing import Any
 
-from pydantic import Field, StrictInt, model_validator
+from pydantic import Field, StrictInt
 
+from cgledger.domain import purchases as purchasebook
 from cgledger.domain import tables as tablebook
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import (
@@ -29,13 +29,28 @@ from cgledger.domain.errors import (
     NotImplementedForRuleset,
     RuleViolation,
 )
+from cgledger.domain.purchases import PurchaseRules
 from cgledger.domain.requests import Body, Nonce
 from cgledger.domain.rulesets.base import Action, Engine, Rules
 from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.rulesets.kgp.buying import (
+    DeterminationCreate,
+    FortificationPurchaseCreate,
+    FortificationSetupCreate,
+    HiddenFortificationCreate,
+    Purchasing,
+    RGItem,
+    RGPurchaseCreate,
+    record_view,
+)
+from cgledger.domain.rulesets.kgp.purchasing import RULES as KGP_PURCHASES
 from cgledger.domain.rulesets.kgp.record import HISTORICAL_WEATHER, RANDOM_WEATHER
 from cgledger.domain.rulesets.kgp.setup_areas import setup_areas as kgp_setup_areas
 from cgledger.domain.territory import ControlState, MapGroupData
 from cgledger.domain.visibility import REFEREE
+
+#: The request bodies of the purchase commands live in ``buying``; named here too.
+__all__ = ["CppRules", "CppScheme", "KgpRules", "RGItem", "RGPurchaseCreate"]
 
 REPLENISH = "8.616"
 PURCHASE = "8.619"
@@ -44,8 +59,6 @@ RECON = "8.622"
 VACATED = "8.6131"
 US = "US"
 GERMAN = "German"
-#: 8.6191: "an alphanumeric identification for each RG; e.g. ... 'V#', ... 'I#'".
-RG_ID = re.compile(r"[A-Z]{1,3}[0-9]{1,2}[a-z]?")
 #: 8.622's drm ids on its table: "+5 Spent 2 CPP", "-1 ... Majority Squad Type ... is Lax".
 RECON_2_CPP = "spent-2-cpp"
 RECON_LAX = "lax"
@@ -76,6 +89,7 @@ class CppScheme:
     recon: str | None = None
     halve_left: bool = False
     extras: Callable[[str], dict[str, Any]] | None = None
+    purchases: PurchaseRules = KGP_PURCHASES
 
 
 KGP_SCHEME = CppScheme(
@@ -97,40 +111,6 @@ class ReplenishmentCreate(Body):
         default=None, max_length=40, description="Defaults to the caller's side."
     )
     client_nonce: str | None = Nonce
-
-
-class RGItem(Body):
-    rg: str = Field(examples=["I2"], max_length=8)
-    cpp: StrictInt = Field(
-        ge=1, le=10_000, description="CPP cost from the side's RG chart (8.6194)"
-    )
-
-
-class RGPurchaseCreate(Body):
-    """Either one RG (``rg`` and ``cpp``) or a batch (``rgs``). A secret batch,
-    even an empty one, is one event: the opponent cannot count the RG."""
-
-    side: str | None = Field(default=None, max_length=40)
-    rg: str | None = Field(default=None, examples=["I2"], max_length=8)
-    cpp: StrictInt | None = Field(default=None, ge=1, le=10_000)
-    rgs: list[RGItem] | None = Field(default=None, max_length=50)
-    secret: bool = Field(default=True, description="8.619: purchases may be kept secret")
-
-    @model_validator(mode="after")
-    def one_form(self) -> Self:
-        single = self.rg is not None or self.cpp is not None
-        if single == (self.rgs is not None):
-            raise ValueError("give either rg and cpp, or rgs")
-        if single and (self.rg is None or self.cpp is None):
-            raise ValueError("rg and cpp go together")
-        return self
-
-    def items(self) -> list[tuple[str, int]]:
-        if self.rgs is not None:
-            return [(item.rg, item.cpp) for item in self.rgs]
-        assert self.rg is not None
-        assert self.cpp is not None
-        return [(self.rg, self.cpp)]
 
 
 class ShortageCreate(Body):
@@ -159,23 +139,43 @@ class ReconCreate(Body):
 # ---------------------------------------------------------------- the rules
 
 
-class CppRules(Rules):
+class CppRules(Purchasing, Rules):
     """The CPP roster of KGP (and, by import, of any HASL ruleset that keeps
-    one the same way): ``base`` is its CPP Base # chart."""
+    one the same way): ``base`` is its CPP Base # chart; its purchases
+    (``Purchasing``) follow the scheme's ``purchases`` rules."""
 
-    state_events = frozenset({"CPPReplenished", "RGPurchased", "ReconPurchased"})
-    state_keys = frozenset({"side", "step", "rgs", "base", "repl", "cpp", "final"})
+    state_events = frozenset(
+        {
+            "CPPReplenished",
+            "RGPurchased",
+            "ReconPurchased",
+            "RGDetermined",
+            "FortificationsPurchased",
+            "FortificationsPlaced",
+            "FortificationsRevealed",
+        }
+    )
+    state_keys = frozenset(
+        {
+            "side", "step", "rgs", "base", "repl", "cpp", "final", "secret", "for_purchase",
+            "item", "need", "value", "band", "result", "items", "cost_halves", "revealed",
+            "subject",
+        }
+    )  # fmt: skip
     legacy_topics = (
         "cgledger:CPPReplenished",
         "cgledger:RGPurchased",
         "cgledger:ReconPurchased",
     )
     has_roster = True
+    has_rg_record = True
 
     def __init__(self, ruleset_id: str, base: Base, scheme: CppScheme = KGP_SCHEME) -> None:
         self.ruleset_id = ruleset_id
         self.base = base
         self.scheme = scheme
+        self.purchases = scheme.purchases
+        buy = scheme.purchases
         # ``operation``: the Idempotency-Key fingerprint's names from before
         # rulesets were packages, so a retry across the upgrade still replays.
         actions = [
@@ -190,13 +190,55 @@ class CppRules(Rules):
             Action(
                 "rg-purchases",
                 scheme.purchase,
-                f"{scheme.purchase}: spend CPP on a Reinforcement Group (secret unless "
-                "``secret`` is false).",
+                f"{scheme.purchase}: buy Reinforcement Groups from the side's RG chart, at "
+                f"its price ({buy.price}) within its limits ({buy.date_max}, {buy.cg_max}); "
+                "secret unless ``secret`` is false. A batch is all or nothing.",
                 RGPurchaseCreate,
                 self._purchase,
                 operation="rg-purchase",
             ),
+            Action(
+                "rg-determinations",
+                buy.determine,
+                f"{buy.determine}: the next roll an RG on the RG Purchase Record needs "
+                f"({buy.record}), or the one on ``table``; its DRMs from the RG's record. "
+                "``for_purchase`` names the purchase.",
+                DeterminationCreate,
+                self.determine,
+            ),
         ]
+        if buy.fortify is not None:
+            actions.append(
+                Action(
+                    "fortification-purchases",
+                    buy.fortify,
+                    f"{buy.fortify}: spend FPP on the Fortification Purchase Table; unspent "
+                    "FPP are forfeit when the step completes.",
+                    FortificationPurchaseCreate,
+                    self.fortify,
+                )
+            )
+        if buy.place is not None:
+            actions.append(
+                Action(
+                    "fortification-setups",
+                    buy.place,
+                    f"{buy.place}: record the setup Locations of new Fortifications, secretly.",
+                    FortificationSetupCreate,
+                    self.set_up,
+                )
+            )
+        if buy.hidden is not None:
+            actions.append(
+                Action(
+                    "hidden-fortifications",
+                    buy.hidden,
+                    f"{buy.hidden}: place on-map each still-hidden Fortification within a Setup "
+                    "Area of its purchaser's opponent.",
+                    HiddenFortificationCreate,
+                    self.reveal_hidden,
+                )
+            )
         if scheme.recon is not None:
             actions.append(
                 Action(
@@ -238,7 +280,8 @@ class CppRules(Rules):
             "cpp": {
                 side: [cppbook.new_line(start, start=genesis["initial_cpp"][side], initial=True)]
                 for side in sides
-            }
+            },
+            **self.initial_purchase_state(genesis, sides),
         }
 
     def on_new_date(self, state: dict[str, Any], cg_date: str) -> None:
@@ -249,6 +292,10 @@ class CppRules(Rules):
     def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
         if kind not in CppRules.state_events:
             return  # an engine event the roster does not read (CG-Scenario End)
+        if kind == "RGPurchased" and "record" not in state:
+            state.update(self.initial_purchase_state({}, list(state["cpp"])))
+        if kind != "RGPurchased" and self.apply_purchase(state, kind, seq, values):
+            return
         line = state["cpp"][values["side"]][-1]
         if kind == "CPPReplenished":
             line["base"] = values["base"]
@@ -258,6 +305,7 @@ class CppRules(Rules):
             line["purchase_seqs"].append(seq)
             for item in values["rgs"]:
                 line["purchases"].append(cppbook.Purchase(seq=seq, rg=item["rg"], cpp=item["cpp"]))
+            self.apply_purchase(state, kind, seq, values)
         elif kind == "ReconPurchased":
             line["recon_cpp"] = values["cpp"]
             line["recon"] = values["final"]
@@ -275,6 +323,8 @@ class CppRules(Rules):
     def step_done(self, engine: Engine, side: str, step: str) -> bool:
         if step == self.scheme.replenish:
             return not _replenishment_pending(engine, side)
+        if step == self.purchases.determine:
+            return not self.determinations_pending(engine, side)
         return True
 
     # -------------------------------------------------------------- commands
@@ -321,37 +371,33 @@ class CppRules(Rules):
         return engine.append(ctx, "CPPReplenished", payload, values, owner=side)
 
     def _purchase(self, engine: Engine, ctx: Ctx, body: RGPurchaseCreate) -> int:
-        """8.619: buy one or more RG, each for its CPP cost (limits per
-        8.6195-8.6196 come later). One event records the whole batch, so a
-        side that buys in secret can hide how many RG it bought; an empty
-        secret batch records "nothing bought" indistinguishably."""
+        """8.619: buy one or more RG from the side's RG chart, each at the
+        chart's CPP cost after the modifiers chosen (8.6194), within the CG
+        Date maximum (8.6195, per Map Group) and the CG maximum (8.6196). One
+        event records the whole batch, so a side that buys in secret can hide
+        how many RG it bought; an empty secret batch records "nothing bought"
+        indistinguishably. A batch is all or nothing."""
         side = engine.require_side(ctx, body.side)
-        rgs = body.items()
+        items = body.items()
         secret = body.secret
         purchase = self.scheme.purchase
-        for rg, cost in rgs:
-            if not RG_ID.fullmatch(rg):
-                raise InvalidInput(
-                    f"{self.scheme.rg_id}: an RG ID is alphanumeric, e.g. 'I2', 'V3', 'HW1', "
-                    f"not {rg!r}",
-                    field="rg",
-                )
-            if cost < 1:
-                raise InvalidInput("an RG costs at least 1 CPP", field="cpp")
-        if not rgs and not secret:
+        if not items and not secret:
             raise InvalidInput("name at least one RG (or make the purchase secret)", field="rgs")
         line = _lines(engine, side)[-1]
+        rows = engine.rules.get("record", {}).get(side, [])
+        rgs = self.priced(engine, side, items, rows, batch=body.rgs is not None)
         engine.check_step_order(side, purchase, ruling=ctx.actor == REFEREE)
+        self.check_limits(engine, side, rgs, rows)
         available = cppbook.left(line)  # halving (9.617) comes after the purchases
-        total_cost = sum(cost for _, cost in rgs)
+        total_cost = sum(item["cpp"] for item in rgs)
         if total_cost > available:
-            what = f"{rgs[0][0]} costs" if len(rgs) == 1 else f"{len(rgs)} RG cost"
+            what = f"{rgs[0]['rg']} costs" if len(rgs) == 1 else f"{len(rgs)} RG cost"
             raise RuleViolation(
                 f"{purchase}: {what} {total_cost} CPP but {side} has {available} CPP left "
                 f"on {line['cg_date']}",
                 rule=purchase,
             )
-        values = {"rgs": [{"rg": rg, "cpp": cost} for rg, cost in rgs]}
+        values = {"rgs": rgs, "secret": secret}
         payload = engine.rule_payload(side, purchase)
         return engine.append(ctx, "RGPurchased", payload, values, owner=side if secret else None)
 
@@ -421,6 +467,9 @@ class CppRules(Rules):
             }
         lines = []
         start_known = True  # the Initial Scenario's CPP are public
+        last = _lines(engine, side)[-1]
+        scenarios = {d.cg_date: d.scenario for d in engine.facts(side).dates}
+        carried: tuple[bool, int] | None = None  # Recon carried over Idle dates (8.622)
         for line in _lines(engine, side):
             repl_known = visible(line["repl_seq"])
             spent_known = all(visible(seq) for seq in line["purchase_seqs"])
@@ -453,10 +502,98 @@ class CppRules(Rules):
                 for p in line["purchases"]
                 if visible(p["seq"])
             ]
-            out["hidden"] = [name for name, (known, _) in columns.items() if not known]
+            hidden = [name for name, (known, _) in columns.items() if not known]
+            if self.scheme.recon is not None:
+                carried = self._recon_available(line, recon_known, carried, out, hidden)
+                if scenarios.get(line["cg_date"]) != IDLE:
+                    carried = None  # "but not beyond the next CG scenario"
+            out.update(self._fpp_columns(engine, side, line, visible, hidden, line is last))
+            out["hidden"] = hidden
             lines.append(out)
             start_known = total_known and spent_known and recon_known
         return {"columns": ["cg_date", *self.columns], "lines": lines}
+
+    @staticmethod
+    def _recon_available(
+        line: cppbook.Line,
+        known: bool,
+        carried: tuple[bool, int] | None,
+        out: dict[str, Any],
+        hidden: list[str],
+    ) -> tuple[bool, int]:
+        """8.622: "The number recorded for each Idle CG Date is cumulative with
+        the number recorded for each succeeding CG Date, but not beyond the
+        next CG scenario": ``recon_available``, the Locations that may be
+        reconnoitered for this line's scenario (``null`` before the Initial
+        Scenario, where Recon is NA)."""
+        before_known, before = carried if carried is not None else (True, 0)
+        total = before + (line["recon"] or 0)
+        both = known and before_known
+        out["recon_available"] = None if line["initial"] or not both else total
+        if not both and not line["initial"]:
+            hidden.append("recon_available")
+        return both, total
+
+    def _fpp_columns(
+        self,
+        engine: Engine,
+        side: str,
+        line: cppbook.Line,
+        visible: Callable[[int | None], bool],
+        hidden: list[str],
+        current: bool,
+    ) -> dict[str, Any]:
+        """The line's FPP (8.619, 8.621): ``fpp`` granted by the RG bought,
+        ``fpp_spent`` on Fortifications, the ``fortifications`` bought
+        (``{type: count}``), and ``fpp_forfeit``, the FPP unspent once the
+        Fortification step is completed ("All FPP unspent upon the completion
+        of this step are forfeit"; ``null`` before)."""
+        raw: dict[str, Any] = dict(line)
+        granted, spent = raw.get("fpp_halves", 0), raw.get("fort_halves", 0)
+        granted_known = all(visible(seq) for seq in line["purchase_seqs"])
+        spent_known = all(visible(seq) for seq in raw.get("fort_seqs", []))
+        step = self.purchases.fortify
+        done = not current or (step is not None and engine.step_passed(side, step))
+        out: dict[str, Any] = {
+            "fpp": purchasebook.fpp(granted) if granted_known else None,
+            "fpp_spent": purchasebook.fpp(spent) if spent_known else None,
+            "fortifications": dict(raw.get("forts", {})) if spent_known else None,
+            "fpp_forfeit": (
+                purchasebook.fpp(granted - spent)
+                if granted_known and spent_known and done
+                else None
+            ),
+        }
+        if not granted_known:
+            hidden.append("fpp")
+        if not spent_known:
+            hidden += ["fpp_spent", "fortifications"]
+        if done and not (granted_known and spent_known):
+            hidden.append("fpp_forfeit")
+        return out
+
+    def rg_record(
+        self, engine: Engine, side: str, visible: Callable[[int | None], bool]
+    ) -> dict[str, Any]:
+        """The RG Purchase Record (8.6198, 9.6178) and the Fortifications
+        bought and set up (8.621, 8.6242), as one viewer may see them."""
+        buy = self.purchases
+        record = record_view(buy, side, engine.rules, self.chart(engine, side), visible)
+        placed = []
+        for entry in engine.rules.get("placed", {}).get(side, []):
+            if visible(entry["seq"]):
+                placed.append({k: entry[k] for k in ("seq", "cg_date", "map_group", "items")})
+                continue
+            # Only what 8.6073 placed on-map shows (a minefield without its strength).
+            shown = list(entry.get("shown", []))
+            placed.append(
+                {"seq": entry["seq"], "cg_date": entry["cg_date"], "redacted": True, "items": shown}
+            )
+        return {
+            "rule": buy.record,
+            "rows": record,
+            "fortifications": {"rule": buy.fortify, "placed": placed},
+        }
 
     # -------------------------------------------------------------- offline check
 
@@ -465,6 +602,8 @@ class CppRules(Rules):
         chart and the CPP Replenished; the CPP spent against the +5 drm."""
         rule = values.get("rule")
         replenish, recon = self.scheme.replenish, self.scheme.recon
+        if "for_purchase" in values and "need" in values:
+            return purchasebook.check_determined(self.purchases, values)
         if rule == f"{self.ruleset_id}:{self.scheme.replenish_table}" and "base" not in values:
             # A plain table roll of the replenishment table, made before its
             # ruleset kept a roster (ABtF's 9.6162): the table re-read is its check.
@@ -518,6 +657,8 @@ def _replenishment_pending(engine: Engine, side: str) -> bool:
 
 
 SHORTAGE = "8.618"
+#: The scenario type of a CG Date both sides stood Idle on (8.6232).
+IDLE = "idle"
 #: 8.618's table: its band 1 is "≥ 12 ... the German OB suffers from Ammunition Shortage".
 SHORTAGE_BAND = 1
 SHORTAGE_DRM = "scenarios-after-20-am"

@@ -161,7 +161,12 @@ REPH_STEPS = (
         "so its '†' matters only before CG II's 20 PM Initial Scenario.",
     ),
     RePhStep("8.619", "Purchasing Reinforcement Groups", markers=("†", "*")),
-    RePhStep("8.620", "RG Strength, Quality, Weapons & Leaders", markers=("†", "*")),
+    RePhStep(
+        "8.620",
+        "RG Strength, Quality, Weapons & Leaders",
+        markers=("†", "*"),
+        action="rg-determinations",
+    ),
     RePhStep("8.621", "Purchasing Fortifications", markers=("†", "*")),
     RePhStep("8.622", "Purchasing Reconnaissance", markers=("*",)),
     RePhStep("8.623", "Initiative Determination", markers=("*",), joint=True),

@@ -56,17 +56,23 @@ SAMPLE: dict[str, Any] = {
     "attack_chits": {},
     "rg_chart": {
         AMERICAN: [
-            {"id": "I1", "name": "Sample Armored Inf Pltn", "cpp": 10, "per_date_max": 2},
+            {
+                "id": "I1",
+                "name": "Sample Armored Inf Pltn",
+                "cpp": 10,
+                "per_date_max": 2,
+                "footnotes": ["i"],
+            },
             {
                 "id": "A1",
                 "name": "Sample Armor Group",
                 "cpp": 15,
                 "per_date_max": 1,
                 "cg_max": 4,
-                "notes": "invented footnote: dr for armor type (3.7)",
+                "footnotes": ["a", "m4"],
+                "notes": "invented footnote: an M4 Armor Group (3.4 dr, 3.6 leader, 3.7 models)",
             },
             {"id": "O1", "name": "Sample OBA", "cpp": 12, "per_date_max": 1, "cg_max": 2},
-            {"id": "F1", "name": "Sample Fortifications", "cpp": 4, "per_date_max": 1, "fpp": 4},
         ],
     },
     "map_groups": [

@@ -54,13 +54,14 @@ REPH_STEPS = (
     RePhStep("3.1", "Wounded Leaders"),
     RePhStep("3.2", "Heroes"),
     RePhStep("3.3", "Repair Table"),
-    RePhStep("3.4", "American Reinforcements", sides=(AMERICAN,)),
+    RePhStep("3.4", "American Reinforcements", sides=(AMERICAN,), action="rg-determinations"),
     RePhStep("3.5", "German Reinforcements", sides=(GERMAN,)),
-    RePhStep("3.6", "Leaders"),
+    RePhStep("3.6", "Leaders", action="rg-determinations"),
     RePhStep(
         "3.7",
         "U.S. Medium Tank Models",
         sides=(AMERICAN,),
+        action="rg-determinations",
         reading="3.7 names no player, but its M4 Armor Reinforcement Groups are the American's "
         "(3.4), so the American makes the secret DR.",
     ),
@@ -93,6 +94,7 @@ RULESET = Ruleset(
     sample_definition=definition.SAMPLE,
     tables=bind_steps(sg_tables.TABLES, REPH_STEPS),
     rules=SgRules(),
-    notes="Purchase Points (2.91-2.92) are recorded at each CG-Scenario End; spending them "
-    "(3.4, the American Reinforcement Table) is not built yet.",
+    notes="Purchase Points (2.91-2.92) are recorded at each CG-Scenario End and spent on the "
+    "American Reinforcement Table of the CG definition (3.4); 3.5's German Reinforcement drs "
+    "are not built (their table is not in the seed).",
 )

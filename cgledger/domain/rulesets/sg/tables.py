@@ -8,8 +8,10 @@ garbled OCR are in each table's ``notes`` (and here):
 * 3.6: the German column header carries a footnote "a" whose text is lost.
   The American armor column ends at 8-1 (6-8) and the German armor column at
   8-1 (4-5); the "-" cells below mean no leader.
-* 3.4 (armor type dr) and 3.5 (German Reinforcement rows A-C) name tables that
-  are not in the seed text, so they are not here.
+* 3.4's armor type dr and 3.5 (German Reinforcement rows A-C) name tables that
+  are not in the seed text. The 3.4 dr is still made and recorded here
+  (``ARMOR_TYPE``, its result the dr itself), bound to the Armor Group it is
+  for; the players read the type off their CG's table. 3.5 is not here.
 
 A table with no DRMs can only give 1-6 (dr) or 2-12 (DR), but every first band
 is written open below and every last band open above, so an "other" DRM a
@@ -130,7 +132,32 @@ M4_MODEL = Table(
     secret=True,  # 3.7: "make a secret DR"
 )
 
+_ARMOR = "Armor type of dr {} on the American Reinforcement Table (not in the seed)"
+
+# 3.4: "For each Armor Group purchased, make a dr to determine armor type."
+ARMOR_TYPE = Table(
+    id="sg:3.4",
+    rule="3.4",
+    title="American Reinforcements: armor type dr",
+    sides=("American",),
+    dice=1,
+    # One band per dr, written open at both ends as every SG table's (an
+    # "other" DRM still lands in a band): the type is the CG's table's.
+    bands=(
+        le(1, _ARMOR.format(1)),
+        *(eq(n, _ARMOR.format(n)) for n in range(2, 6)),
+        ge(6, _ARMOR.format(6)),
+    ),
+    # 3.4: "The American player secretly spends his Purchase Points"
+    secret=True,
+    notes=(
+        "The armor type table of the American Reinforcement Table is not in the seed: the "
+        "ledger makes and records the dr for the Armor Group; the players read the type.",
+    ),
+)
+
 TABLES = registry(
+    ARMOR_TYPE,
     RECOVERY,
     REPAIR_MA,
     REPAIR_SW,
