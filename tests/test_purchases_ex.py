@@ -537,3 +537,33 @@ def test_8_622_recon_is_cumulative_over_idle_dates_but_not_beyond_a_scenario() -
     assert seen[2]["recon_available"] is None
     assert "recon_available" in seen[2]["hidden"]
     assert seen[3]["recon_available"] == lines[3]["recon"]
+
+
+def test_8_6205_exc_a_hw_pltn_always_receives_two_pieces() -> None:
+    """8.6205 EXC: "each HW Pltn will always receive ≥ two Equipment pieces":
+    when its drs give fewer, the row says so (the rule does not say which)."""
+    rng = random.Random(8_62050)
+    c = _campaign(rng, German=60, US=10)
+    seq = _buy(c, rng, "German", "HW2")
+    _determine(c, rng, "German", seq, 0, 12, dr=False)  # Depleted
+    for want in (5, 6, 1):
+        _determine(c, rng, "German", seq, 0, want, dr=True)
+    row = _row(c, "German", seq, 0)
+    assert [p["received"] for p in row["equipment"]] == [False, False, True]
+    assert row["note"].startswith("8.6205 EXC: each HW Pltn will always receive ≥ two")
+
+
+def test_8_6198_the_objective_hex_is_recorded_with_the_purchase() -> None:
+    """8.6198: "the Objective Hex of each 'I' and 'HW'-type RG when it is
+    initially purchased": a hex of the RG's map group, on its row."""
+    rng = random.Random(8_6198)
+    c = _campaign(rng, German=60, US=10)
+    item = RGItem(rg="I2", map_group="Sx", objective_hex="B2")
+    at = c.perform(_ctx("German", rng), "rg-purchases", RGPurchaseCreate(rgs=[item]))
+    assert _row(c, "German", at, 0)["objective_hex"] == "B2"
+    version = c.version
+    wrong = RGItem(rg="I2", map_group="Sx", objective_hex="Z9")
+    with pytest.raises(InvalidInput, match=r"^8\.6198: the Objective Hex 'Z9' is not a hex") as e:
+        c.perform(_ctx("German", rng), "rg-purchases", RGPurchaseCreate(rgs=[wrong]))
+    assert e.value.field == "rgs.0.objective_hex"
+    assert c.version == version

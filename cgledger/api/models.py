@@ -400,6 +400,10 @@ class RGRecordRow(_Open):
     sw: list[RGPiece] | None = None
     equipment: list[RGPiece] | None = None
     leader: str | None = None
+    #: 8.6198: the Objective Hex recorded at purchase ("I" and "HW"-type RG)
+    objective_hex: str | None = None
+    #: a rule the row's results call on (8.6205 EXC: ≥ two Equipment pieces)
+    note: str | None = None
     fpp: int | None = None
     rolls: list[RGRecordRoll] | None = None
     #: the rolls it still needs, in order (8.620: the step waits for them)

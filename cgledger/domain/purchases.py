@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from cgledger.domain.errors import InvalidInput, RuleViolation
 
@@ -138,6 +138,9 @@ class PurchaseRules:
     #: the RePh step 8.6073 belongs to (8.607)
     hidden_step: str | None = None
     ob_rule: str = ""
+    #: the fewest Equipment pieces a Depleted RG receives, and the rule that says
+    #: so (8.6205 EXC), shown as the row's ``note`` when its drs gave fewer
+    fewest_pieces: tuple[int, str] | None = None
     #: the SW and Equipment a Full-Strength RG receives: ``{"sw": [...], "equipment": [...]}``
     complement: Callable[[str, Mapping[str, Any], Row], dict[str, list[str]]] | None = None
     #: every table a determination roll may be read on (defined at once for a
@@ -165,6 +168,8 @@ class Row(TypedDict):
     name: str
     secret: bool
     fpp: int | None
+    #: 8.6198's Objective Hex, where one was recorded
+    objective_hex: NotRequired[str | None]
 
 
 def new_row(

@@ -68,6 +68,13 @@ class RGItem(Body):
         max_length=4,
         description="8.6194 CPP-cost modifiers chosen: 'standard-on-map' (a), 'early-entry' (b)",
     )
+    objective_hex: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=20,
+        description="8.6198: the Objective Hex of an 'I' or 'HW'-type RG, recorded when it is "
+        "purchased (a hex of its map group)",
+    )
 
 
 class RGPurchaseCreate(Body):
@@ -80,17 +87,25 @@ class RGPurchaseCreate(Body):
     cpp: StrictInt | None = Field(default=None, ge=0, le=10_000)
     map_group: str | None = Field(default=None, min_length=1, max_length=20)
     modifiers: list[Short] = Field(default_factory=list, max_length=4)
+    objective_hex: str | None = Field(default=None, min_length=1, max_length=20)
     rgs: list[RGItem] | None = Field(default=None, max_length=MAX_ITEMS)
     secret: bool = Field(default=True, description="8.619: purchases may be kept secret")
 
     @model_validator(mode="after")
     def one_form(self) -> Self:
         single = self.rg is not None
-        extras = self.cpp is not None or self.map_group is not None or bool(self.modifiers)
+        extras = (
+            self.cpp is not None
+            or self.map_group is not None
+            or bool(self.modifiers)
+            or self.objective_hex is not None
+        )
         if single == (self.rgs is not None):
             raise ValueError("give either rg (one RG) or rgs (a batch)")
         if not single and extras:
-            raise ValueError("cpp, map_group and modifiers go with rg; in a batch, on each item")
+            raise ValueError(
+                "cpp, map_group, modifiers and objective_hex go with rg; in a batch, on each item"
+            )
         return self
 
     def items(self) -> list[RGItem]:
@@ -98,7 +113,13 @@ class RGPurchaseCreate(Body):
             return list(self.rgs)
         assert self.rg is not None
         return [
-            RGItem(rg=self.rg, cpp=self.cpp, map_group=self.map_group, modifiers=self.modifiers)
+            RGItem(
+                rg=self.rg,
+                cpp=self.cpp,
+                map_group=self.map_group,
+                modifiers=self.modifiers,
+                objective_hex=self.objective_hex,
+            )
         ]
 
 
@@ -243,6 +264,7 @@ class Purchasing:
                         fpp=item.get("fpp"),
                     )
                 )
+                rows[-1]["objective_hex"] = item.get("objective_hex")
             return True
         if kind == "RGDetermined":
             row = _row(state["record"][side], values["for_purchase"], values["item"])
@@ -352,8 +374,24 @@ class Purchasing:
             }
             if entry.get("fpp"):
                 value["fpp"] = entry["fpp"]
+            if item.objective_hex is not None:
+                value["objective_hex"] = self._objective(engine, item, group, f"{field}")
             out.append(value)
         return out
+
+    def _objective(self, engine: Engine, item: RGItem, group: str | None, field: str) -> str:
+        """8.6198 "Objective Hex": a hex of the map group the RG is bought for."""
+        hx = str(item.objective_hex)
+        found = next(
+            (g for g in engine.definition_doc().get("map_groups") or () if g["id"] == group), None
+        )
+        if found is None or not any(h["hex"] == hx for h in found["hexes"]):
+            raise InvalidInput(
+                f"{self.purchases.record}: the Objective Hex {hx!r} is not a hex of map group "
+                f"{group}",
+                field=f"{field}objective_hex",
+            )
+        return hx
 
     def check_limits(
         self, engine: Engine, side: str, rgs: Sequence[Mapping[str, Any]], rows: Sequence[book.Row]
@@ -856,6 +894,7 @@ def _row_view(
         "sw": _pieces(shown, "sw.", full.get("sw", []), depletes, strength),
         "equipment": _pieces(shown, "equipment.", full.get("equipment", []), depletes, strength),
         "leader": _result(shown, "leader"),
+        "objective_hex": row.get("objective_hex"),
         "fpp": row["fpp"],
         "rolls": [
             {
@@ -870,6 +909,12 @@ def _row_view(
         "needs": None if hidden else [n.label for n in needs],
         "hidden": hidden + (["needs"] if hidden else []),
     }
+    short = rules.fewest_pieces
+    pieces = view["equipment"]
+    if short is not None and pieces and not view["needs"] and strength == "D":
+        least, text = short
+        if sum(p["received"] for p in pieces) < least:
+            view["note"] = text
     return view
 
 

@@ -15,7 +15,8 @@ Readings (each easy to correct here):
 * 8.6205 is cut after "receives all Equipment/": a Depleted HW Pltn makes an
   Original dr per piece listed in its chart line (``equipment``), ≤ 4
   received (the 8.6205 EX's "above methods"); the EXC "each HW Pltn will
-  always receive ≥ two Equipment pieces" is shown on the row.
+  always receive ≥ two Equipment pieces" is the row's ``note`` when the drs
+  gave fewer (the rule does not say which pieces; the player chooses).
 * 8.621: footnote 2 is cut after "U.S./"; read "U.S./German": the A-P factor
   costs 1 (U.S.) or 1.5 (German) FPP, the A-T factor 3 or 4 (the EX: 16 FPP
   for four German A-T factors). Footnote 3 "Squad/HS/" is read
@@ -217,6 +218,11 @@ RULES = PurchaseRules(
     modifiers=MODIFIERS,
     needs=needs,
     complement=complement,
+    fewest_pieces=(
+        2,
+        "8.6205 EXC: each HW Pltn will always receive ≥ two Equipment pieces; its drs gave "
+        "fewer, so the player chooses the forfeit pieces it receives",
+    ),
     fortify="8.621",
     fort_table=FORTIFICATIONS,
     place="8.624",
