@@ -106,7 +106,7 @@ def test_setup_locations_are_secret_and_within_the_rules(client: TestClient) -> 
     mine_view = ok(game.get("German", "/rg-record"))["fortifications"]["placed"]
     assert [i["hex"] for i in mine_view[0]["items"]] == [mine, dummy]
     theirs = ok(game.get("US", "/rg-record?side=German"))["fortifications"]["placed"]
-    assert theirs == [{"seq": done["seq"], "cg_date": "19 PM", "redacted": True, "items": []}]
+    assert theirs == [{"seq": done["seq"], "cg_date": "19 PM", "redacted": True}]
     # Nothing the US reads holds a Fortification item (a type with a hex), or its type.
     for path in ("/events?after=0&limit=1000", "/export", "/rg-record?side=German"):
         text = game.get("US", path).text
@@ -173,20 +173,12 @@ def test_8_6073_places_hidden_fortifications_in_the_opponents_setup_area(
     assert view["frozen"]
     assert mine in [hx for a in view["areas"] if a["side"] == "US" for hx in a["hexes"]]
     shown = created(game.post("US", "/hidden-fortifications", {"map_group": "Sx"}))
+    # A minefield by its presence only: no type, no factors, no placement or item index.
     revealed = shown["event"]["payload"]["revealed"]
-    assert revealed == [
-        {
-            "side": "German",
-            "of": placed["seq"],
-            "item": 0,
-            "hex": mine,
-            "level": 0,
-            "type": "minefield",
-        }
-    ]
-    record = ok(game.get("US", "/rg-record?side=German"))["fortifications"]["placed"]
-    assert record[0]["redacted"] is True
-    assert record[0]["items"] == [{"item": 0, "hex": mine, "level": 0, "type": "minefield"}]
+    assert revealed == [{"side": "German", "hex": mine, "level": 0, "type": "minefield"}]
+    forts = ok(game.get("US", "/rg-record?side=German"))["fortifications"]
+    assert forts["placed"] == [{"seq": placed["seq"], "cg_date": "19 PM", "redacted": True}]
+    assert forts["placed_on_map"] == [{"map_group": "Sx", **revealed[0]}]
     # Placed once: asking again places nothing more.
     again = created(game.post("German", "/hidden-fortifications", {"map_group": "Sx"}))
     assert again["event"]["payload"]["revealed"] == []

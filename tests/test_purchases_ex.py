@@ -15,7 +15,7 @@ from uuid import UUID
 import pytest
 
 from cgledger.domain import dice
-from cgledger.domain.campaign import Campaign, Ctx
+from cgledger.domain.campaign import Campaign, Ctx, validated_definition
 from cgledger.domain.errors import InvalidInput, RuleViolation
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.kgp.buying import (
@@ -567,3 +567,46 @@ def test_8_6198_the_objective_hex_is_recorded_with_the_purchase() -> None:
         c.perform(_ctx("German", rng), "rg-purchases", RGPurchaseCreate(rgs=[wrong]))
     assert e.value.field == "rgs.0.objective_hex"
     assert c.version == version
+
+
+def test_9_619_fpp_given_in_the_initial_scenario_ob() -> None:
+    """9.619: FPP "either given as a reinforcement in the initial CG Scenario
+    ... or purchased": an OB-given chart line with FPP grants them on the
+    first CG Date, and they buy Fortifications there."""
+    rng = random.Random(9_619)
+    doc = copy.deepcopy(REGISTRY["abtf"].sample_definition)
+    doc["initial_ob"] = {"British": [{"rg": "F1"}]}
+    c = Campaign.create(
+        _ctx("creator", rng),
+        campaign_id=UUID(int=rng.getrandbits(128)),
+        ruleset_id="abtf",
+        campaign_name="CG I",
+        title="t",
+        start_date="18 AM",
+        initial_cpp={"German": 0, "British": 0},
+        token_hashes={},
+        definition=doc,
+    )
+    (line,) = c.ruleset.rules.roster(c, "British", lambda _s: True)["lines"]
+    assert line["fpp"] == 8
+    c.advance(_ctx("British", rng), "British", "9.619")
+    items = [FortItem(type="trench", count=1), FortItem(type="foxhole-2s", count=1)]
+    c.perform(
+        _ctx("British", rng), "fortification-purchases", FortificationPurchaseCreate(items=items)
+    )
+    (line,) = c.ruleset.rules.roster(c, "British", lambda _s: True)["lines"]
+    assert (line["fpp"], line["fpp_spent"]) == (8, 8)
+
+
+def test_9_6182_a_chart_line_lists_only_the_sw_its_chart_has() -> None:
+    """9.6182's dr is "≤ the number listed in parentheses": an SW the RG's
+    Infantry-Type SW Chart does not list could never be rolled for, so the CG
+    definition refuses it (a Depleted RG would otherwise block 9.618)."""
+    doc = copy.deepcopy(REGISTRY["abtf"].sample_definition)
+    doc["rg_chart"]["British"][1]["sw"] = ["LMG"]  # V1: no SW chart line
+    with pytest.raises(InvalidInput, match=r"9\.6182: the British Infantry-Type SW Chart") as e:
+        validated_definition(REGISTRY["abtf"], doc)
+    assert e.value.field == "definition.rg_chart.British.1.sw.0"
+    doc["rg_chart"]["British"][1]["sw"] = []
+    doc["rg_chart"]["British"][0]["sw"] = ["LMG", "PIAT"]
+    validated_definition(REGISTRY["abtf"], doc)

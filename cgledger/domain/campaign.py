@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from cgledger.domain import definitions as defbook
 from cgledger.domain import dice
 from cgledger.domain import history as historybook
+from cgledger.domain import purchases as purchasebook
 from cgledger.domain import tables as tablebook
 from cgledger.domain import undo as undobook
 from cgledger.domain.chain import GENESIS, META, event_hash, secret_digest
@@ -70,6 +71,17 @@ MAX_REASON = 500
 MAX_CLAIM = 1000
 
 __all__ = ["SCHEMA", "Campaign", "Ctx", "Sealer", "token_hash"]
+
+
+def _initial_ob(doc: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    chart = doc.get("rg_chart") or {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for side, given in (doc.get("initial_ob") or {}).items():
+        out[side] = []
+        for ob in given:
+            entry = purchasebook.find_entry(chart.get(side) or (), ob["rg"]) or {}
+            out[side].append({**ob, "fpp": entry.get("fpp")})
+    return out
 
 
 def _book_control(control: dict[str, dict[str, Any]], seq: int, values: dict[str, Any]) -> None:
@@ -505,8 +517,10 @@ class Campaign(Aggregate):
                 "options": _options(p["definition"]),
             }
         self.genesis = {k: p.get(k) for k in ("calendar", "start_date", "cpp", "initial_cpp")}
-        # RG given in the Initial-Scenario OB: rows of the RG Purchase Record (DESIGN §10).
-        self.genesis["initial_ob"] = (p.get("definition") or {}).get("initial_ob") or {}
+        # RG given in the Initial-Scenario OB: rows of the RG Purchase Record,
+        # with the FPP a chart line grants (DESIGN §10; 9.619 "given as a
+        # reinforcement in the initial CG Scenario").
+        self.genesis["initial_ob"] = _initial_ob(p.get("definition") or {})
         self._reset_state()
 
     def _reset_state(self) -> None:

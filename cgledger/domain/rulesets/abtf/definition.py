@@ -38,6 +38,7 @@ from cgledger.domain.definitions import (
     raise_problems,
 )
 from cgledger.domain.mapgen import synthetic_map_group
+from cgledger.domain.rulesets.abtf.tables import SW_ROWS
 
 BRITISH = "British"
 GERMAN = "German"
@@ -82,6 +83,23 @@ class AbtfDefinition(CGDefinition[SideT], Generic[SideT]):
     def _abtf(self) -> Self:
         problems: list[Problem] = []
         for side, entries in self.rg_chart.items():
+            for i, entry in enumerate(entries):
+                # 9.6182: a Depleted RG's dr is "≤ the number listed in
+                # parentheses" on its Infantry-Type SW Chart: an SW it does not
+                # list could never be rolled for.
+                listed = {sw for nat, rg, sw, _ in SW_ROWS if (nat, rg) == (side, entry.id)}
+                for j, sw in enumerate(entry.sw):
+                    if sw not in listed:
+                        problems.append(
+                            (
+                                ("rg_chart", side, i, "sw", j),
+                                "not_on_sw_chart",
+                                f"9.6182: the {side} Infantry-Type SW Chart lists "
+                                f"{', '.join(sorted(listed)) or 'no SW'} for {entry.id}, not "
+                                f"{sw!r}",
+                                sw,
+                            )
+                        )
             if side == GERMAN:
                 continue
             for i, entry in enumerate(entries):

@@ -37,6 +37,8 @@ from cgledger.domain.rulesets.base import Engine
 from cgledger.domain.visibility import REFEREE
 
 Short = Annotated[str, StringConstraints(min_length=1, max_length=30)]
+#: 8.6073: "Each such minefield is marked ... to reveal its presence but not its strength/type".
+MINEFIELD = "minefield"
 MAX_ITEMS = 50
 
 # ---------------------------------------------------------------- request bodies
@@ -231,7 +233,16 @@ class Purchasing:
             for ob in given:
                 for _ in range(int(ob.get("count", 1))):
                     record.setdefault(side, []).append(
-                        book.new_row(1, item, start, ob["rg"], 0, ob.get("map_group"), ob=True)
+                        book.new_row(
+                            1,
+                            item,
+                            start,
+                            ob["rg"],
+                            0,
+                            ob.get("map_group"),
+                            ob=True,
+                            fpp=ob.get("fpp"),
+                        )
                     )
                     item += 1
         return {"record": record, "placed": {side: [] for side in sides}}
@@ -260,7 +271,8 @@ class Purchasing:
                         item.get("map_group"),
                         item.get("modifiers") or (),
                         name=item.get("name", ""),
-                        secret=bool(values.get("secret")),
+                        # Logged before ``secret`` was: an owner made it secret.
+                        secret=bool(values.get("secret", "owner" in values)),
                         fpp=item.get("fpp"),
                     )
                 )
@@ -296,12 +308,20 @@ class Purchasing:
             )
             return True
         if kind == "FortificationsRevealed":
+            table = self.purchases.fort_table
             for entry in values["revealed"]:
-                for placed in state["placed"][entry["side"]]:
-                    if placed["seq"] == entry["of"]:
-                        placed["revealed"].append(entry["item"])
-                        shown = {k: v for k, v in entry.items() if k not in ("side", "of")}
-                        placed.setdefault("shown", []).append(shown)
+                side_of = entry["side"]
+                shown = {"map_group": values["map_group"], **entry}
+                state.setdefault("forts_shown", {}).setdefault(side_of, []).append(shown)
+                for placed in state["placed"][side_of]:
+                    if placed["map_group"] != values["map_group"]:
+                        continue
+                    for i, item in enumerate(placed["items"]):
+                        ft = None if table is None else table.get(item["type"])
+                        kind = MINEFIELD if ft is not None and ft.mine else item["type"]
+                        at = (item["hex"], item["level"], kind)
+                        if at == (entry["hex"], entry["level"], entry["type"]):
+                            placed["revealed"].append(i)
             return True
         return False
 
@@ -732,7 +752,10 @@ class Purchasing:
             engine.check_step_order(ctx.actor, rules.hidden_step)
         table = rules.fort_table
         assert table is not None
-        out = []
+        # One entry per Location and type, summed, with nothing that tells which
+        # placement or how many items it held; a Location's mines are one
+        # "minefield", whatever their types and factors.
+        found: dict[tuple[str, str, int, str], int] = {}
         for side, placements in engine.rules.get("placed", {}).items():
             enemy = {hx for a in view["areas"] if a["side"] != side for hx in a["hexes"]}
             for placed in placements:
@@ -742,18 +765,15 @@ class Purchasing:
                     if i in placed["revealed"] or item["hex"] not in enemy:
                         continue
                     ft = table.get(item["type"])
-                    shown = {
-                        "side": side,
-                        "of": placed["seq"],
-                        "item": i,
-                        "hex": item["hex"],
-                        "level": item["level"],
-                    }
-                    if ft is not None and ft.mine:
-                        shown["type"] = "minefield"  # presence, not strength/type
-                    else:
-                        shown.update(type=item["type"], count=item["count"])
-                    out.append(shown)
+                    kind = MINEFIELD if ft is not None and ft.mine else item["type"]
+                    key = (side, item["hex"], item["level"], kind)
+                    found[key] = found.get(key, 0) + item["count"]
+        out = []
+        for (side, hx, level, kind), count in sorted(found.items()):
+            entry: dict[str, Any] = {"side": side, "hex": hx, "level": level, "type": kind}
+            if kind != MINEFIELD:
+                entry["count"] = count
+            out.append(entry)
         payload = {
             "by": ctx.actor,  # asked for by anyone; moves no side
             "cg_date": engine.cg_date,
@@ -860,7 +880,9 @@ def _row_view(
     entry = book.find_entry(chart, row["rg"]) or {}
     results = row["results"]
     shown = {k: r for k, r in results.items() if visible(r["seq"])}
-    hidden = sorted({_column(k) for k in results if k not in shown})
+    # Which results exist tells what was rolled (SW drs: Depleted): when any is
+    # hidden, every column a roll could fill is named, whatever was rolled.
+    hidden = sorted(HIDEABLE) if any(k not in shown for k in results) else []
     cg_max = entry.get("cg_max")
     p = r = None
     if not row["ob"]:
@@ -907,7 +929,7 @@ def _row_view(
             for key, res in shown.items()
         ],
         "needs": None if hidden else [n.label for n in needs],
-        "hidden": hidden + (["needs"] if hidden else []),
+        "hidden": hidden,
     }
     short = rules.fewest_pieces
     pieces = view["equipment"]
@@ -916,6 +938,12 @@ def _row_view(
         if sum(p["received"] for p in pieces) < least:
             view["note"] = text
     return view
+
+
+#: The columns of a record row that a roll fills, and ``needs``.
+HIDEABLE = frozenset(
+    {"strength", "units", "quality", "models", "sw", "equipment", "leader", "needs", "note"}
+)
 
 
 def _all_needs(

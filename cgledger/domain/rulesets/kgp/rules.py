@@ -159,7 +159,7 @@ class CppRules(Purchasing, Rules):
         {
             "side", "step", "rgs", "base", "repl", "cpp", "final", "secret", "for_purchase",
             "item", "need", "value", "band", "result", "items", "cost_halves", "revealed",
-            "subject",
+            "subject", "owner",
         }
     )  # fmt: skip
     legacy_topics = (
@@ -276,13 +276,20 @@ class CppRules(Purchasing, Rules):
         if not genesis.get("cpp"):
             return {"cpp": {}}
         start = genesis["start_date"]
-        return {
+        state = {
             "cpp": {
                 side: [cppbook.new_line(start, start=genesis["initial_cpp"][side], initial=True)]
                 for side in sides
             },
             **self.initial_purchase_state(genesis, sides),
         }
+        # FPP given with the Initial-Scenario OB (9.619) count on the first line.
+        for side, rows in state["record"].items():
+            granted = sum(2 * (row["fpp"] or 0) for row in rows)
+            if granted and side in state["cpp"]:
+                line: dict[str, Any] = state["cpp"][side][0]
+                line["fpp_halves"] = granted
+        return state
 
     def on_new_date(self, state: dict[str, Any], cg_date: str) -> None:
         for lines in state["cpp"].values():
@@ -583,16 +590,14 @@ class CppRules(Purchasing, Rules):
         for entry in engine.rules.get("placed", {}).get(side, []):
             if visible(entry["seq"]):
                 placed.append({k: entry[k] for k in ("seq", "cg_date", "map_group", "items")})
-                continue
-            # Only what 8.6073 placed on-map shows (a minefield without its strength).
-            shown = list(entry.get("shown", []))
-            placed.append(
-                {"seq": entry["seq"], "cg_date": entry["cg_date"], "redacted": True, "items": shown}
-            )
+            else:
+                placed.append({"seq": entry["seq"], "cg_date": entry["cg_date"], "redacted": True})
+        # What 8.6073 placed on-map is public (a minefield without its strength).
+        shown = list(engine.rules.get("forts_shown", {}).get(side, []))
         return {
             "rule": buy.record,
             "rows": record,
-            "fortifications": {"rule": buy.fortify, "placed": placed},
+            "fortifications": {"rule": buy.fortify, "placed": placed, "placed_on_map": shown},
         }
 
     # -------------------------------------------------------------- offline check

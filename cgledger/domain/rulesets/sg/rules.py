@@ -93,7 +93,8 @@ class SgRules(Purchasing, Rules):
     state_keys = frozenset(
         {"cvp", "vp", "vp_required", "vp_total", "vp_differential", "cvp_suffered",
          "purchase_points", "winner", "winner_rule", "cg_winner", "rgs", "secret",
-         "for_purchase", "item", "need", "value", "band", "result", "final", "subject"}
+         "for_purchase", "item", "need", "value", "band", "result", "final", "subject",
+         "owner"}
     )  # fmt: skip
     scenario_end_fields = frozenset({"vp", "vp_required"})
 
