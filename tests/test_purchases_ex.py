@@ -65,22 +65,29 @@ US_CHART = [
 ]
 
 
-def _campaign(rng: random.Random, ruleset: str = "kgp", **cpp: int) -> Campaign:
+def _campaign(
+    rng: random.Random,
+    ruleset: str = "kgp",
+    *,
+    name: str = "CG I",
+    start: str | None = None,
+    definition: dict[str, Any] | None = None,
+    **cpp: int,
+) -> Campaign:
+    """A campaign on the EX chart (KGP) or the ruleset's sample, or ``definition``."""
     rs = REGISTRY[ruleset]
-    if ruleset == "kgp":
-        doc = _definition("kgp", EX_CHART, US_CHART)
-    else:
-        doc = copy.deepcopy(rs.sample_definition)
+    if definition is None and ruleset == "kgp":
+        definition = _definition("kgp", EX_CHART, US_CHART)
     return Campaign.create(
         _ctx("creator", rng),
         campaign_id=UUID(int=rng.getrandbits(128)),
         ruleset_id=ruleset,
-        campaign_name="CG I",
+        campaign_name=name,
         title="t",
-        start_date=None,
+        start_date=start,
         initial_cpp=cpp or dict.fromkeys(rs.sides, 60),
         token_hashes={},
-        definition=doc,
+        definition=definition if definition is not None else copy.deepcopy(rs.sample_definition),
     )
 
 
@@ -414,17 +421,7 @@ def test_9_6182_ex_the_star_dr_then_the_depleted_drs() -> None:
     rng = random.Random(9_6182)
     doc = copy.deepcopy(REGISTRY["abtf"].sample_definition)
     doc["rg_chart"]["German"][0]["units"] = [3, 2]
-    c = Campaign.create(
-        _ctx("creator", rng),
-        campaign_id=UUID(int=rng.getrandbits(128)),
-        ruleset_id="abtf",
-        campaign_name="CG I",
-        title="t",
-        start_date="18 AM",
-        initial_cpp={"German": 30, "British": 30},
-        token_hashes={},
-        definition=doc,
-    )
+    c = _campaign(rng, "abtf", name="CG I", start="18 AM", definition=doc, German=30, British=30)
     at = c.perform(
         _ctx("German", rng),
         "rg-purchases",
@@ -466,16 +463,14 @@ def test_8_6196_ex_six_ss_inf_pltn_in_cg_ii() -> None:
     RG during CG II": the seventh is refused, nothing appended."""
     rng = random.Random(8_6196)
     chart = [{"id": "I2", "name": "SS Inf Pltn", "cpp": 1, "cg_max": 6}]
-    c = Campaign.create(
-        _ctx("creator", rng),
-        campaign_id=UUID(int=rng.getrandbits(128)),
-        ruleset_id="kgp",
-        campaign_name="CG II",
-        title="t",
-        start_date=None,
-        initial_cpp={"German": 20, "US": 0},
-        token_hashes={},
+    c = _campaign(
+        rng,
+        "kgp",
+        name="CG II",
+        start=None,
         definition=_definition("kgp", chart, US_CHART),
+        German=20,
+        US=0,
     )
     if not KGP.rules.step_done(c, "German", "8.618"):
         c.perform(_ctx("German", rng), "ammunition-shortage", ShortageCreate())
@@ -576,17 +571,7 @@ def test_9_619_fpp_given_in_the_initial_scenario_ob() -> None:
     rng = random.Random(9_619)
     doc = copy.deepcopy(REGISTRY["abtf"].sample_definition)
     doc["initial_ob"] = {"British": [{"rg": "F1"}]}
-    c = Campaign.create(
-        _ctx("creator", rng),
-        campaign_id=UUID(int=rng.getrandbits(128)),
-        ruleset_id="abtf",
-        campaign_name="CG I",
-        title="t",
-        start_date="18 AM",
-        initial_cpp={"German": 0, "British": 0},
-        token_hashes={},
-        definition=doc,
-    )
+    c = _campaign(rng, "abtf", name="CG I", start="18 AM", definition=doc, German=0, British=0)
     (line,) = c.ruleset.rules.roster(c, "British", lambda _s: True)["lines"]
     assert line["fpp"] == 8
     c.advance(_ctx("British", rng), "British", "9.619")
