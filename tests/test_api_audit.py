@@ -9,19 +9,17 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import httpx2 as httpx
 import pytest
-import uvicorn
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 from forge import parse, reseal
+from live import serving
 
 from cgledger.api.app import create_app
 from cgledger.settings import Settings
@@ -675,36 +673,6 @@ def test_stream_resumes_after_last_event_id(kgp: Game) -> None:
     assert_problem(stream(kgp, "US", "after=-1&follow=false"), 422)
     r = kgp.client.get(f"{kgp.url}/stream?after=0&follow=false")
     assert_problem(r, 401)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@contextmanager
-def serving(settings: Settings) -> Iterator[str]:
-    """The app on a real 127.0.0.1 port, in a thread; shut down cleanly."""
-    port = free_port()
-    config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert thread.is_alive(), "the server did not start"
-        assert time.monotonic() < deadline, "the server did not start in time"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-        assert not thread.is_alive(), "the server did not shut down"
 
 
 def test_live_stream_on_a_real_server(settings: Settings) -> None:

@@ -76,6 +76,7 @@ from cgledger.projections.eventlog import export_jsonl, matches
 from cgledger.projections.roster import roster_view
 from cgledger.settings import Settings
 from cgledger.version import VERSION
+from cgledger.web import install_dashboard, page, wants_html
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -109,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_reph_routes(app)
     install_territory_routes(app)
     install_purchase_routes(app)
+    install_dashboard(app)
     install_exact_openapi(app)
     install_metrics(app)
     app.add_middleware(CampaignCaching)
@@ -123,9 +125,17 @@ def _install_service_routes(app: FastAPI) -> None:
         """DESIGN §11: answers without a token."""
         return {"status": "ok", "version": VERSION, "database": request.app.state.database}
 
-    @app.get("/", tags=["service"], response_model=Index)
-    def index() -> dict[str, str]:
-        """Where to go from here."""
+    @app.get(
+        "/",
+        tags=["service"],
+        response_model=Index,
+        responses={200: {"content": {"text/html": {}}}},
+    )
+    def index(request: Request) -> Any:
+        """Where to go from here: the dashboard's landing page to a browser
+        (``Accept: text/html``, docs/dashboard.md), these links otherwise."""
+        if wants_html(request):
+            return page("index.html")
         return {
             "name": "cgledger",
             "version": VERSION,

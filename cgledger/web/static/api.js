@@ -1,0 +1,100 @@
+// The page's only way to the server: same-origin fetch with the Bearer token
+// from the URL fragment (DESIGN §12: a fragment never reaches a server log).
+
+export function tokenFromFragment(hash = location.hash) {
+  const m = /(?:^#|&)token=([^&]+)/.exec(hash);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem && problem.detail ? problem.detail : `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem || {};
+  }
+}
+
+export class Api {
+  constructor(token = null) { this.token = token; }
+
+  headers(extra = {}) {
+    const h = { Accept: "application/json", ...extra };
+    if (this.token) h.Authorization = `Bearer ${this.token}`;
+    return h;
+  }
+
+  async request(method, path, { body, text = false, raw = false, headers = {} } = {}) {
+    const init = { method, headers: this.headers(headers), cache: "no-store" };
+    if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers["Content-Type"] = "application/json";
+      // One key per action: a retried click never appends twice (DESIGN REST conventions).
+      init.headers["Idempotency-Key"] = crypto.randomUUID();
+    }
+    const r = await fetch(path, init);
+    if (!r.ok) {
+      let problem = null;
+      try { problem = await r.json(); } catch { /* not JSON */ }
+      throw new ApiError(r.status, problem);
+    }
+    if (text) return r.text();
+    if (raw) return r.arrayBuffer();
+    if (r.headers.get("content-type")?.includes("json")) return r.json();
+    return r.arrayBuffer();
+  }
+
+  get(path, opts) { return this.request("GET", path, opts); }
+  post(path, body = {}, opts = {}) { return this.request("POST", path, { ...opts, body }); }
+}
+
+// Build DOM without ever parsing data as HTML: text goes in as text.
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+const SVGNS = "http://www.w3.org/2000/svg";
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  for (const c of children.flat()) {
+    if (c === null || c === undefined) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// An SVG document from the server, imported as inert nodes: no script, no
+// event handler attribute, no external reference survives.
+export function importSvg(text) {
+  const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+  const root = doc.documentElement;
+  if (root.nodeName !== "svg" || doc.querySelector("parsererror")) throw new Error("not an SVG map");
+  for (const bad of root.querySelectorAll("script, foreignObject")) bad.remove();
+  for (const el of [root, ...root.querySelectorAll("*")]) {
+    for (const a of Array.from(el.attributes)) {
+      const v = a.value.trim().toLowerCase();
+      if (a.name.startsWith("on") || ((a.name === "href" || a.name === "xlink:href") && !v.startsWith("#"))) {
+        el.removeAttribute(a.name);
+      }
+    }
+  }
+  return document.importNode(root, true);
+}
+
+export function setStatus(el, message, kind = "info") {
+  el.textContent = message;
+  el.classList.remove("ok", "error", "info");
+  el.classList.add("status", kind);
+}

@@ -1,0 +1,474 @@
+// The campaign page (DESIGN §12): everything the token's role may see, kept
+// live by the SSE feed. Every value on the page comes from the REST API as
+// this token sees it, so a secret can only appear where the API shows it.
+import { Api, ApiError, h, importSvg, setStatus, tokenFromFragment } from "./api.js";
+import { diceChart, lvpChart } from "./charts.js";
+import { verifyExport, verifyRoll } from "./proto.js";
+
+const $ = (id) => document.getElementById(id);
+const cid = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const base = `/v1/campaigns/${encodeURIComponent(cid)}`;
+const api = new Api(tokenFromFragment());
+const state = { campaign: null, definition: null, tables: [], oldest: null, commitments: null, feedAt: 0 };
+const body = (id) => document.querySelector(`#${id} .body`);
+
+function problem(el, e) {
+  el.replaceChildren(h("p", { class: "status error" }, e instanceof ApiError ? `${e.status}: ${e.message}` : String(e.message || e)));
+}
+
+async function guarded(id, fn) {
+  try { await fn(); } catch (e) { problem(body(id), e); }
+}
+
+function fmt(v) {
+  if (v === null || v === undefined) return "–";
+  if (Array.isArray(v)) return v.length ? v.map(fmt).join(", ") : "–";
+  if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${k}: ${fmt(x)}`).join("; ") || "–";
+  return String(v);
+}
+
+// ------------------------------------------------------------------ header
+async function loadCampaign() {
+  const c = await api.get(base);
+  state.campaign = c;
+  document.title = `${c.title || c.campaign} · cgledger`;
+  $("title").textContent = `${c.title || "(untitled)"} · ${c.ruleset} ${c.campaign}`;
+  $("cg-date").textContent = c.cg_date;
+  $("role").textContent = `you: ${c.you}`;
+  const at = $("map-at");
+  const live = Number(at.value) >= Number(at.max);
+  at.max = c.version;
+  if (live) { at.value = c.version; $("map-at-label").textContent = "live"; }
+  return c;
+}
+
+// ------------------------------------------------------------------ RePh
+async function loadReph() {
+  const [reph, ini] = await Promise.all([api.get(`${base}/reph`), api.get(`${base}/initiative`).catch(() => null)]);
+  const c = state.campaign;
+  const mine = c.sides.includes(c.you) ? [c.you] : c.sides;
+  const title = (rule) => (reph.steps.find((st) => st.rule === rule) || {}).title || rule;
+  const rows = c.sides.map((side) => {
+    const cur = reph.current[side];
+    const idx = reph.steps.findIndex((st) => st.rule === cur);
+    const next = reph.steps.slice(idx + 1).find((st) => st.status[side] !== "n/a");
+    const acts = mine.includes(side) && cur !== "scenario" ? [
+      next ? h("button", { type: "button", class: "advance", dataset: { side, to: next.rule }, onclick: () => advance(side, next.rule) }, `complete ${cur} → ${next.rule}`) : null,
+      h("button", { type: "button", dataset: { side, to: "scenario" }, onclick: () => advance(side, "scenario") }, "complete all steps"),
+    ] : [];
+    return h("tr", { dataset: { side } }, h("th", {}, side),
+      h("td", { class: "step" }, cur === "scenario" ? "all steps done" : `${cur} ${title(cur)}`), h("td", {}, acts));
+  });
+  const parts = [
+    h("p", {}, `CG Date ${reph.cg_date}${reph.initial ? " (Initial Scenario)" : ""}`,
+      reph.scenario ? ` · scenario: ${reph.scenario.type}` : "", reph.new_date_due ? " · a New CG Date is due" : ""),
+    h("div", { class: "scroll" }, h("table", {}, h("tbody", {}, rows))),
+    h("p", { class: "status", id: "reph-status", role: "status" }),
+  ];
+  const today = ini && ini.items && ini.items.find((it) => it.cg_date === reph.cg_date);
+  if (today || (ini && reph.steps.some((st) => /Initiative/i.test(st.title) && Object.values(st.status).includes("current")))) {
+    const chosen = today ? today.chosen : {};
+    parts.push(h("div", { class: "initiative" }, h("h3", {}, "Initiative chits"),
+      h("p", {}, c.sides.map((sd) => `${sd}: ${today && today.chits[sd] ? today.chits[sd] : chosen[sd] ? "chosen" : "not chosen"}`).join(" · "),
+        today && today.scenario ? ` → ${today.scenario}` : ""),
+      mine.filter((sd) => !chosen[sd]).map((sd) => h("span", {}, `${sd}: `,
+        h("button", { type: "button", onclick: () => chit(sd, "attack") }, "Attack"),
+        h("button", { type: "button", onclick: () => chit(sd, "idle") }, "Idle")))));
+  }
+  if (c.you === "referee" && reph.new_date_due) {
+    parts.push(h("button", { type: "button", id: "new-date", onclick: () => act(() => api.post(`${base}/cg-dates`, {}), "reph-status") }, "begin the next CG Date"));
+  }
+  body("reph").replaceChildren(...parts);
+}
+
+async function act(fn, statusId) {
+  const el = $(statusId);
+  try {
+    await fn();
+    if (el) setStatus(el, "done", "ok");
+    await refresh();
+  } catch (e) {
+    if (!el) throw e;
+    setStatus(el, e.message, "error");
+    const needed = /\(POST \/v1\/campaigns\/[^/]+\/([a-z-]+)\)/.exec(e.message || "");
+    if (needed && needed[1] !== "cg-dates") {
+      el.append(" ", h("button", { type: "button", class: "needed", onclick: () => act(() => api.post(`${base}/${needed[1]}`, {}), statusId) }, `make it: POST ${needed[1]}`));
+    }
+  }
+}
+const advance = (side, to) => act(() => api.post(`${base}/reph/advance`, state.campaign.sides.includes(state.campaign.you) ? { to } : { to, side }), "reph-status");
+const chit = (side, kind) => act(() => api.post(`${base}/initiative`, state.campaign.you === "referee" ? { chit: kind, side } : { chit: kind }), "reph-status");
+
+// ------------------------------------------------------------------ rosters
+async function loadRosters() {
+  const c = state.campaign;
+  const views = await Promise.all(c.sides.map((sd) => api.get(`${base}/roster?side=${encodeURIComponent(sd)}`).catch((e) => e)));
+  body("rosters").replaceChildren(...views.map((v, i) => {
+    const side = c.sides[i];
+    if (v instanceof Error) return h("div", { class: "roster", dataset: { side } }, h("h3", {}, side), h("p", { class: "status error" }, v.message));
+    const cols = v.columns;
+    const rows = v.lines.map((line) => h("tr", { dataset: { date: line.cg_date } }, cols.map((col) => {
+      const hidden = (line.hidden || []).includes(col);
+      return h("td", { dataset: { col }, class: hidden ? "hidden-value" : null, title: hidden ? "hidden from you until revealed" : null }, hidden ? "hidden" : fmt(line[col]));
+    })));
+    return h("div", { class: "roster", dataset: { side } }, h("h3", {}, `${side} CG Roster${side === c.you ? " (yours)" : ""}`),
+      h("div", { class: "scroll" }, h("table", { class: "paper" },
+        h("thead", {}, h("tr", {}, cols.map((col) => h("th", { scope: "col" }, col.replaceAll("_", " "))))),
+        h("tbody", {}, rows))));
+  }));
+}
+
+// ------------------------------------------------------------------ LVP
+async function loadLvp() {
+  const v = await api.get(`${base}/lvp`);
+  const sides = state.campaign.sides;
+  const rows = v.rows || [];
+  body("lvp").replaceChildren(
+    rows.length ? lvpChart(rows, sides) : h("p", {}, "no CG-Scenario End yet"),
+    h("div", { class: "scroll" }, h("table", {},
+      h("thead", {}, h("tr", {}, h("th", {}, "CG Date"), sides.map((sd) => h("th", {}, `${sd} CG-LVP`)), h("th", {}, "winner"))),
+      h("tbody", {}, rows.map((r) => h("tr", {}, h("td", {}, r.cg_date), sides.map((sd) => h("td", { dataset: { side: sd } }, fmt((r.cg_lvp || {})[sd]))), h("td", {}, fmt(r.winner))))))));
+}
+
+// ------------------------------------------------------------------ Setup Areas map
+function mapGroups() {
+  return ((state.definition && state.definition.map_groups) || []).map((g) => g.id);
+}
+
+async function loadMap() {
+  const group = $("map-group").value;
+  const at = $("map-at");
+  const live = Number(at.value) >= Number(at.max);
+  const q = new URLSearchParams();
+  if (group) q.set("map_group", group);
+  if (!live) q.set("at", at.value);
+  $("map-at-label").textContent = live ? "live" : `seq ${at.value}`;
+  const text = await api.get(`${base}/setup-areas.svg?${q}`, { text: true });
+  body("map").replaceChildren(importSvg(text));
+}
+
+// ------------------------------------------------------------------ dice
+async function loadDice() {
+  const side = $("dice-side").value;
+  const v = await api.get(`${base}/dice-stats${side ? `?side=${encodeURIComponent(side)}` : ""}`);
+  const DR = v.DR || {};
+  const p = (x) => (x === null || x === undefined ? "–" : x.toFixed(3));
+  body("dice").replaceChildren(
+    diceChart(DR),
+    h("p", {}, `${v.rolls} rolls you can see (${v.hidden} hidden from you). DR: ${DR.count} rolled, mean ${DR.mean === null ? "–" : DR.mean.toFixed(2)} (fair: 7.00), χ² p = ${p(DR.p_value)}`,
+      DR.low_counts ? " — too few rolls for the test to mean much" : ""),
+    h("p", {}, `dr: ${v.dr.count} rolled, mean ${v.dr.mean === null ? "–" : v.dr.mean.toFixed(2)} (fair: 3.50), χ² p = ${p(v.dr.p_value)}`));
+}
+
+// ------------------------------------------------------------------ rolling
+function drmControl(d) {
+  const label = `${d.text} (${d.id})`;
+  if (d.kind === "fixed") return h("label", { class: "drm" }, h("input", { type: "checkbox", dataset: { drm: d.id, kind: d.kind } }), ` ${d.value > 0 ? "+" : ""}${d.value} ${label}`);
+  const what = d.kind === "per" ? "count" : "value";
+  return h("label", { class: "drm" }, `${label}: `, h("input", { type: "number", dataset: { drm: d.id, kind: what }, class: "num", placeholder: what }));
+}
+
+function inputControl(inp) {
+  if (inp.choices && inp.choices.length) {
+    return h("label", {}, `${inp.text}: `, h("select", { dataset: { input: inp.id } }, h("option", { value: "" }, "–"), inp.choices.map((c) => h("option", { value: c }, c))));
+  }
+  return h("label", {}, `${inp.text}: `, h("input", { type: "number", min: inp.lo, max: inp.hi, dataset: { input: inp.id }, class: "num" }));
+}
+
+function showTable() {
+  const t = state.tables.find((x) => x.id === $("roll-table").value);
+  const box = $("roll-drms");
+  if (!t) { box.replaceChildren(); return; }
+  box.replaceChildren(
+    h("p", { class: "rule" }, `${t.rule} ${t.title}: ${t.dice}${t.secret ? ", a Secret roll" : ""}`,
+      t.endpoint ? ` · its campaign action is POST ${t.endpoint}; a roll here records the dice but fills no record` : ""),
+    ...(t.inputs || []).map(inputControl), ...(t.drms || []).map(drmControl));
+}
+
+async function rollOnTable(event) {
+  event.preventDefault();
+  const id = $("roll-table").value;
+  const drm = [];
+  for (const el of $("roll-drms").querySelectorAll("[data-drm]")) {
+    if (el.dataset.kind === "fixed") { if (el.checked) drm.push({ id: el.dataset.drm }); }
+    else if (el.value !== "") drm.push({ id: el.dataset.drm, [el.dataset.kind]: Number(el.value) });
+  }
+  const inputs = {};
+  for (const el of $("roll-drms").querySelectorAll("[data-input]")) {
+    if (el.value !== "") inputs[el.dataset.input] = el.tagName === "SELECT" ? el.value : Number(el.value);
+  }
+  const payload = { drm };
+  if (Object.keys(inputs).length) payload.inputs = inputs;
+  await showRoll(() => api.post(`${base}/tables/${encodeURIComponent(id)}/rolls`, payload));
+}
+
+async function freeRoll(event) {
+  event.preventDefault();
+  const payload = { dice: Number($("free-dice").value), purpose: $("free-purpose").value, secret: $("free-secret").checked };
+  await showRoll(() => api.post(`${base}/rolls`, payload));
+}
+
+async function showRoll(fn) {
+  const out = $("roll-result");
+  try {
+    const r = await fn();
+    const roll = r.roll || r;
+    out.replaceChildren(h("span", { class: "dice" }, roll.dice ? roll.dice.join(" ") : "secret"),
+      r.final !== undefined && r.final !== null ? ` Final ${r.final}` : "",
+      r.table && r.outcome ? ` → ${fmt(r.outcome.result ?? r.outcome)}` : "", ` (roll ${roll.index}, event ${r.seq})`);
+    out.classList.remove("error"); out.classList.add("ok");
+    await refresh();
+  } catch (e) { setStatus(out, e.message, "error"); }
+}
+
+async function loadRoll() {
+  const c = state.campaign;
+  if (!state.tables.length) state.tables = await api.get(`/v1/rulesets/${encodeURIComponent(c.ruleset)}/tables`);
+  if ($("roll-form")) return;
+  body("roll").replaceChildren(
+    h("form", { id: "roll-form", onsubmit: rollOnTable },
+      h("label", {}, "Table ", h("select", { id: "roll-table", onchange: showTable }, state.tables.map((t) => h("option", { value: t.id }, `${t.rule} ${t.title}`)))),
+      h("div", { id: "roll-drms" }), h("button", { type: "submit" }, "roll on the table")),
+    h("form", { id: "free-form", onsubmit: freeRoll, class: "row" },
+      h("select", { id: "free-dice", "aria-label": "dice" }, h("option", { value: 2 }, "DR"), h("option", { value: 1 }, "dr")),
+      h("input", { id: "free-purpose", required: true, maxlength: 200, placeholder: "purpose, e.g. Escape of 7-4-7 in H5" }),
+      h("label", { class: "inline" }, h("input", { type: "checkbox", id: "free-secret" }), " secret"),
+      h("button", { type: "submit" }, "roll")),
+    h("p", { id: "roll-result", class: "status", role: "status" }));
+  if (c.you === "referee") body("roll").prepend(h("p", { class: "rule" }, "The referee rolls as the referee."));
+  showTable();
+}
+
+// ------------------------------------------------------------------ undo & disputes
+async function loadRequests() {
+  const [undos, disputes] = await Promise.all([api.get(`${base}/undo-requests?limit=100`), api.get(`${base}/disputes?limit=100`)]);
+  const you = state.campaign.you;
+  const undoRows = undos.items.slice().reverse().map((u) => h("li", { dataset: { undo: u.id, status: u.status } },
+    `undo #${u.id} by ${u.by} (${u.status}): ${u.seqs ? `events ${u.seqs.join(", ")}` : `back to ${u.to_seq}`} — ${u.reason}`,
+    u.status === "pending" && u.by !== you ? [" ",
+      h("button", { type: "button", onclick: () => act(() => api.post(`${base}/undo-requests/${u.id}/approve`, {}), "requests-status") }, "approve"),
+      h("button", { type: "button", onclick: () => act(() => api.post(`${base}/undo-requests/${u.id}/reject`, {}), "requests-status") }, "reject")] : null));
+  const disputeRows = disputes.items.slice().reverse().map((d) => h("li", { dataset: { dispute: d.id, status: d.status } },
+    `dispute #${d.id} of event ${d.seq} by ${d.by} (${d.status}): ${d.claim}`,
+    d.resolution ? ` → ${d.resolution.decision}: ${d.resolution.note || ""}` : "",
+    d.status === "open" && you === "referee" ? h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); const f = e.target; act(() => api.post(`${base}/disputes/${d.id}/resolve`, { decision: f.decision.value, note: f.note.value }), "requests-status"); } },
+      h("select", { name: "decision" }, h("option", { value: "uphold" }, "uphold"), h("option", { value: "revert" }, "revert")),
+      h("input", { name: "note", required: true, maxlength: 500, placeholder: "ruling" }), h("button", { type: "submit" }, "resolve")) : null));
+  body("requests").replaceChildren(
+    h("h3", {}, "Undo requests"), undoRows.length ? h("ul", {}, undoRows) : h("p", {}, "none"),
+    h("h3", {}, "Disputes"), disputeRows.length ? h("ul", {}, disputeRows) : h("p", {}, "none"),
+    h("p", { class: "status", id: "requests-status", role: "status" }));
+}
+
+// ------------------------------------------------------------------ event log
+function summary(ev) {
+  const p = ev.payload || {};
+  const parts = [];
+  if (p.cg_date) parts.push(p.cg_date);
+  if (p.roll) {
+    const secret = ev.secret || {};
+    const dice = p.roll.dice || secret.dice;
+    parts.push(`roll ${p.roll.index}: ${p.roll.purpose}`, dice ? `[${dice.join(", ")}]` : p.roll.secret ? "[secret]" : "");
+    const fin = p.final ?? secret.final;
+    if (fin !== undefined && fin !== null) parts.push(`Final ${fin}`);
+  } else if (ev.type === "RePhAdvanced") parts.push(`${p.side}: ${p.from} → ${p.step}`);
+  else if (ev.type === "CommitmentsPublished") parts.push(`${p.commitments.length} commitments from roll ${p.first_index}`);
+  else if (ev.type === "CampaignCreated") parts.push(`${p.ruleset} ${p.campaign_name}: ${p.title || ""}`);
+  else {
+    const shown = Object.entries(p).filter(([k]) => !["definition", "campaign", "cg_date", "owner"].includes(k)).slice(0, 5);
+    parts.push(shown.map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v).slice(0, 60) : v}`).join("; "));
+  }
+  if (ev.secret === null && ev.secret_digest) parts.push("(hidden part)");
+  return parts.filter(Boolean).join(" · ");
+}
+
+function eventRow(ev) {
+  const p = ev.payload || {};
+  const li = h("li", { value: ev.seq, dataset: { seq: ev.seq, type: ev.type }, class: ev.reverted_by ? "reverted" : null },
+    h("span", { class: "seq" }, `#${ev.seq}`), " ", h("time", { datetime: ev.recorded_at }, ev.recorded_at.slice(0, 19).replace("T", " ")), " ",
+    h("span", { class: "actor" }, ev.actor), " ", h("strong", {}, ev.type), " ", h("span", { class: "summary" }, summary(ev)),
+    ev.reverted_by ? h("span", { class: "tag" }, ` reverted by #${ev.reverted_by}`) : "");
+  const tools = h("span", { class: "tools" });
+  if (p.roll) {
+    const result = h("span", { class: "verdict", role: "status" });
+    tools.append(h("button", { type: "button", class: "verify", onclick: () => verify(p.roll.index, result) }, "verify"), result);
+  }
+  tools.append(h("details", {}, h("summary", {}, "dispute / undo"),
+    h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api.post(`${base}/disputes`, { seq: ev.seq, claim: e.target.text.value }), "requests-status"); } },
+      h("input", { name: "text", required: true, maxlength: 1000, placeholder: "your claim" }), h("button", { type: "submit" }, "open dispute")),
+    h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api.post(`${base}/undo-requests`, { seqs: [ev.seq], reason: e.target.text.value }), "requests-status"); } },
+      h("input", { name: "text", required: true, maxlength: 500, placeholder: "why undo it" }), h("button", { type: "submit" }, "request undo"))));
+  li.append(" ", tools);
+  return li;
+}
+
+async function publishedCommitment(index) {
+  if (!state.commitments || !state.commitments.has(index)) {
+    state.commitments = new Map();
+    let after = 0;
+    for (;;) {
+      const page = await api.get(`${base}/events?type=CommitmentsPublished&limit=500&after=${after}`);
+      for (const ev of page.items) ev.payload.commitments.forEach((c, i) => state.commitments.set(ev.payload.first_index + i, c));
+      if (page.next_after === null || page.next_after === undefined) break;
+      after = page.next_after;
+    }
+  }
+  return state.commitments.get(index) ?? "(none published)";
+}
+
+// One click: fetch the roll, then check it here with WebCrypto (proto.js).
+async function verify(index, out) {
+  setStatus(out, "checking…");
+  try {
+    const roll = await api.get(`${base}/rolls/${index}`);
+    if (!roll.seed || !roll.dice) { setStatus(out, "⧗ the seed is still secret: it can be checked once revealed", "info"); return; }
+    const res = await verifyRoll(cid, roll, await publishedCommitment(index));
+    if (res.ok) setStatus(out, `✓ verified: the seed opens the published commitment and gives [${res.recomputed.join(", ")}]`, "ok");
+    else setStatus(out, `✗ ${res.problems.join("; ")}`, "error");
+  } catch (e) { setStatus(out, `✗ ${e.message}`, "error"); }
+}
+
+function logQuery(after, limit) {
+  const q = new URLSearchParams({ after, limit });
+  if ($("log-type").value) q.set("type", $("log-type").value);
+  if ($("log-actor").value) q.set("actor", $("log-actor").value);
+  if (!$("log-reverted").checked) q.set("reverted", "false");
+  return q;
+}
+const filtered = () => $("log-type").value || $("log-actor").value || !$("log-reverted").checked;
+
+async function loadLog() {
+  const list = body("log");
+  const version = state.campaign.version;
+  let items;
+  if (filtered()) {
+    items = [];
+    let after = 0;
+    for (let k = 0; k < 20; k++) {
+      const page = await api.get(`${base}/events?${logQuery(after, 500)}`);
+      items.push(...page.items);
+      if (page.next_after === null || page.next_after === undefined) break;
+      after = page.next_after;
+    }
+    state.oldest = 1;
+  } else {
+    const from = Math.max(0, version - 50);
+    items = (await api.get(`${base}/events?${logQuery(from, 50)}`)).items;
+    state.oldest = from + 1;
+  }
+  list.replaceChildren(...items.reverse().map(eventRow));
+  $("log-older").disabled = state.oldest <= 1;
+  const types = new Set([...$("log-type").options].map((o) => o.value));
+  for (const ev of items) if (!types.has(ev.type)) { types.add(ev.type); $("log-type").append(h("option", { value: ev.type }, ev.type)); }
+}
+
+async function olderEvents() {
+  const from = Math.max(0, state.oldest - 1 - 50);
+  const page = await api.get(`${base}/events?${logQuery(from, state.oldest - 1 - from)}`);
+  body("log").append(...page.items.reverse().map(eventRow));
+  state.oldest = from + 1;
+  $("log-older").disabled = state.oldest <= 1;
+}
+
+// ------------------------------------------------------------------ exports
+async function checkExport(bytes, label) {
+  const out = $("export-result");
+  const bar = $("export-progress");
+  bar.classList.remove("hidden");
+  setStatus(out, `checking ${label}…`);
+  const res = await verifyExport(bytes, (done, total) => { bar.max = total; bar.value = done; });
+  bar.classList.add("hidden");
+  if (res.ok) {
+    setStatus(out, `✓ ${label}: ${res.events} events, hash chain intact (head ${res.head.slice(0, 16)}…); ${res.rolls} rolls, ${res.recomputed} recomputed from their seeds, ${res.hidden} with the seed still secret`, "ok");
+  } else {
+    setStatus(out, `✗ ${label}: ${res.seq ? `event ${res.seq}: ` : ""}${res.error}`, "error");
+  }
+}
+
+function setupExport() {
+  $("export-this").addEventListener("click", async () => {
+    try { await checkExport(new Uint8Array(await api.get(`${base}/export`, { raw: true })), "this campaign's export"); }
+    catch (e) { setStatus($("export-result"), e.message, "error"); }
+  });
+  const take = async (file) => { if (file) await checkExport(new Uint8Array(await file.arrayBuffer()), file.name); };
+  $("export-file").addEventListener("change", (e) => take(e.target.files[0]));
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); take(e.dataTransfer.files[0]); });
+}
+
+// ------------------------------------------------------------------ live feed
+let pending = null;
+function refreshSoon() {
+  clearTimeout(pending);
+  pending = setTimeout(() => refresh().catch(() => {}), 250);
+}
+
+async function refresh() {
+  await loadCampaign();
+  await Promise.all([guarded("reph", loadReph), guarded("rosters", loadRosters), guarded("lvp", loadLvp),
+    guarded("dice", loadDice), guarded("requests", loadRequests), guarded("log", loadLog),
+    Number($("map-at").value) >= Number($("map-at").max) ? guarded("map", loadMap) : null]);
+  document.body.dataset.version = String(state.campaign.version);
+}
+
+// SSE over fetch, so the token goes in the Authorization header (an
+// EventSource cannot send one); resumes with Last-Event-ID.
+async function follow() {
+  const live = $("live");
+  let delay = 1000;
+  for (;;) {
+    try {
+      const headers = api.headers({ Accept: "text/event-stream" });
+      if (state.feedAt) headers["Last-Event-ID"] = String(state.feedAt);
+      const r = await fetch(`${base}/stream${state.feedAt ? "" : `?after=${state.campaign.version}`}`, { headers, cache: "no-store" });
+      if (!r.ok) throw new Error(`feed: HTTP ${r.status}`);
+      live.textContent = "live"; live.className = "pill live on"; delay = 1000;
+      const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += value;
+        let cut;
+        while ((cut = buf.indexOf("\n\n")) >= 0) {
+          const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
+          const id = /^id: (\d+)$/m.exec(block);
+          if (id) { state.feedAt = Number(id[1]); refreshSoon(); }
+        }
+      }
+    } catch { /* reconnect below */ }
+    if (!state.feedAt) state.feedAt = state.campaign.version;
+    live.textContent = "reconnecting"; live.className = "pill live off";
+    await new Promise((ok) => setTimeout(ok, delay));
+    delay = Math.min(delay * 2, 15000);
+  }
+}
+
+// ------------------------------------------------------------------ start
+async function main() {
+  if (!api.token) {
+    setStatus($("page-status"), "This link has no token: open the link with #token=… that was shown when the campaign was created.", "error");
+    return;
+  }
+  const c = await loadCampaign();
+  state.definition = (await api.get(`${base}/definition`).catch(() => ({ definition: null }))).definition;
+  const groups = mapGroups();
+  $("map-group").replaceChildren(...(groups.length ? groups : [""]).map((g) => h("option", { value: g }, g || "(the map)")));
+  $("map-group").addEventListener("change", () => guarded("map", loadMap));
+  $("map-at").addEventListener("input", () => guarded("map", loadMap));
+  $("dice-side").append(...c.sides.map((sd) => h("option", { value: sd }, sd)));
+  $("dice-side").addEventListener("change", () => guarded("dice", loadDice));
+  $("log-actor").append(...[...c.sides, "referee"].map((a) => h("option", { value: a }, a)));
+  for (const id of ["log-type", "log-actor", "log-reverted"]) $(id).addEventListener("change", () => guarded("log", loadLog));
+  $("log-older").addEventListener("click", () => guarded("log", olderEvents));
+  setupExport();
+  await guarded("roll", loadRoll);
+  await refresh();
+  state.feedAt = c.version;
+  follow();
+  document.body.dataset.ready = "true";
+}
+
+main().catch((e) => setStatus($("page-status"), e.message, "error"));

@@ -1,0 +1,559 @@
+"""The dashboard in a real browser (DESIGN §12): headless Debian chromium,
+driven by Playwright, against a live server on SQLite and on PostgreSQL.
+
+What a player would check: the page's dice protocol gives the published test
+vectors; the landing page creates a campaign and shows its tokens; the roster
+on the page is the API's; the opponent's page never receives a secret; verify
+shows ✓ for a real roll and ✗ for an edited one (a roll or a whole export);
+the page follows the live feed; the actions work; it fits a phone.
+
+Where chromium is missing these tests skip and say why (``ops/test`` installs
+it where it may); under ``CI=true`` they fail instead, because CI must run them.
+Screenshots land in ``pytest``'s temporary directory for a human to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+from live import serving
+
+from cgledger.settings import Settings
+
+CHROMIUM = shutil.which("chromium")
+VECTORS = json.loads((Path(__file__).parent / "dice-vectors.json").read_text(encoding="utf-8"))
+ROLES = ("US", "German", "referee")
+KGP = {"ruleset": "kgp", "campaign": "CG I", "title": "browser", "initial_cpp": {"German": 8}}
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the browser tests: {reason}")
+    pytest.skip(f"{reason}; `ops/test` installs it as root (apt-get install -y chromium)")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        _missing("Debian's chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(
+    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    if request.param == "sqlite":
+        settings = Settings(
+            data_dir=tmp_path_factory.mktemp("web"), database_url=None, create_per_minute=10**6
+        )
+    else:
+        settings = Settings(
+            data_dir=request.getfixturevalue("pg_data_dir"),
+            database_url=request.getfixturevalue("pg_database"),
+            create_per_minute=10**6,
+        )
+    with serving(settings) as base:
+        yield base
+
+
+class Remote:
+    """A campaign made over HTTP, to set the scene the pages then show."""
+
+    def __init__(self, base: str, body: dict[str, Any] = KGP) -> None:
+        self.http = httpx.Client(base_url=base, timeout=15)
+        made = self.http.post("/v1/campaigns", json=body)
+        assert made.status_code == 201, made.text
+        self.created = made.json()
+        self.id: str = self.created["id"]
+        self.url = f"/v1/campaigns/{self.id}"
+        self.base = base
+
+    def h(self, role: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.created['tokens'][role]}"}
+
+    def get(self, role: str, path: str = "") -> Any:
+        r = self.http.get(self.url + path, headers=self.h(role))
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def post(self, role: str, path: str, body: Any = None) -> Any:
+        r = self.http.post(
+            self.url + path, json=body if body is not None else {}, headers=self.h(role)
+        )
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def advance(self, side: str, to: str) -> None:
+        """``side`` completes its steps up to ``to``, making on the way each
+        action a step requires (the 409 names its path), as conftest's Game does."""
+        for _ in range(30):
+            r = self.http.post(self.url + "/reph/advance", json={"to": to}, headers=self.h(side))
+            if r.status_code == 201:
+                return
+            assert r.status_code == 409, r.text
+            needed = re.search(r"\(POST /v1/campaigns/[^/]+/([^)]+)\)", r.json()["detail"])
+            assert needed is not None, r.text
+            self.post(side, "/" + needed.group(1))
+        raise AssertionError(f"{side} could not reach {to}")
+
+    def next_date(self) -> None:
+        """The Initial Scenario played to its end (no CVP), then New CG Date."""
+        for side in ("US", "German"):
+            self.advance(side, "scenario")
+        self.post("referee", "/scenario-end", {"cvp": {"US": 0, "German": 0}})
+        self.post("referee", "/cg-dates")
+
+    def link(self, role: str) -> str:
+        return f"{self.base}/c/{self.id}#token={self.created['tokens'][role]}"
+
+    def close(self) -> None:
+        self.http.close()
+
+
+@pytest.fixture
+def browser_context(browser: Any) -> Iterator[Any]:
+    """A fresh browser profile per test; closing it closes every page (and
+    its live feed) even when the test fails."""
+    context = browser.new_context()
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def remote(server: str) -> Iterator[Remote]:
+    game = Remote(server)
+    try:
+        yield game
+    finally:
+        game.close()
+
+
+def open_page(context: Any, url: str, *, phone: bool = False) -> Any:
+    page = context.new_page()
+    if phone:
+        page.set_viewport_size({"width": 390, "height": 844})
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]", timeout=20_000)
+    return page
+
+
+def settle(page: Any, version: int) -> None:
+    """Wait until the page shows the campaign at ``version`` (it refreshes on the feed)."""
+    page.wait_for_function(
+        "v => Number(document.body.dataset.version) >= v", arg=version, timeout=20_000
+    )
+
+
+def shot(page: Any, tmp_path: Path, name: str) -> None:
+    path = tmp_path / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 1000
+
+
+# ------------------------------------------------------------------ the protocol
+
+
+def test_the_page_dice_protocol_gives_the_published_vectors(
+    browser_context: Any, server: str
+) -> None:
+    page = open_page(browser_context, server + "/")
+    got = page.evaluate(
+        """async (vectors) => {
+            const p = await import("/ui/proto.js");
+            const out = [];
+            for (const v of vectors) {
+                const rs = await p.rollSeed(v.seed_hex, {campaign: v.campaign,
+                    client_nonce: v.client_nonce, dice: v.dice, index: v.index,
+                    purpose: v.purpose, side: v.side});
+                out.push({commitment: await p.commitment(v.campaign, v.index, v.seed_hex),
+                          roll_seed_hex: p.bytesToHex(rs), result: await p.diceFrom(rs, v.dice)});
+            }
+            return out;
+        }""",
+        VECTORS,
+    )
+    assert len(got) == len(VECTORS) > 0
+    for vector, mine in zip(VECTORS, got, strict=True):
+        assert mine == {k: vector[k] for k in ("commitment", "roll_seed_hex", "result")}, vector
+    page.close()
+
+
+def test_the_page_canon_is_the_servers(browser_context: Any, server: str) -> None:
+    from cgledger.domain.dice import canon
+
+    samples = [
+        {"b": [1, 'ü\n\t"\\'], "a": None, "c": {"z": True, "y": False}},
+        {"purpose": "Escape\u0001 \u2028 ☃ 𝄞", "index": 12},
+        ["", 0, -7, {"Z": 1, "a": 2, "é": 3}],
+    ]
+    page = open_page(browser_context, server + "/")
+    got = page.evaluate(
+        """async (xs) => { const p = await import("/ui/proto.js");
+             return xs.map((x) => Array.from(p.canon(x))); }""",
+        samples,
+    )
+    assert [bytes(g) for g in got] == [canon(x) for x in samples]
+    page.close()
+
+
+# ------------------------------------------------------------------ the landing page
+
+
+def test_the_landing_page_creates_a_campaign_and_shows_its_tokens_once(
+    browser_context: Any, server: str, tmp_path: Path
+) -> None:
+    page = open_page(browser_context, server + "/")
+    page.select_option("#ruleset", "kgp")
+    page.select_option("#campaign", "CG II")
+    page.fill("#title", "Anna vs. Tom")
+    page.click("#create-button")
+    page.wait_for_selector("#token-list li")
+    assert "shown this once" in page.text_content("#token-warning")
+    links = {
+        li.get_attribute("data-role"): li.query_selector("a").get_attribute("href")
+        for li in page.query_selector_all("#token-list li")
+    }
+    assert set(links) == set(ROLES)
+    shot(page, tmp_path, "landing")
+    found = re.fullmatch(re.escape(server) + r"/c/([0-9a-f-]+)#token=(cgl_[\w-]+)", links["US"])
+    assert found is not None, links["US"]
+    cid, token = found.groups()
+    r = httpx.get(f"{server}/v1/campaigns/{cid}", headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code == 200
+    assert (r.json()["you"], r.json()["campaign"], r.json()["title"]) == (
+        "US",
+        "CG II",
+        "Anna vs. Tom",
+    )
+    # Reloading the landing page shows no token again: the server keeps only hashes.
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.query_selector_all("#token-list li") == []
+    assert token not in page.content()
+    page.close()
+
+
+def test_a_bad_definition_file_is_refused_with_the_reason(
+    browser_context: Any, server: str, tmp_path: Path
+) -> None:
+    bad = tmp_path / "def.json"
+    bad.write_text('{"rg_chart": "not a chart"}', encoding="utf-8")
+    page = open_page(browser_context, server + "/")
+    page.check("input[name=definition][value=file]")
+    page.set_input_files("#definition-file", str(bad))
+    page.click("#create-button")
+    page.wait_for_selector("#create-status.error")
+    assert "rg_chart" in page.text_content("#create-status")
+    assert page.query_selector_all("#token-list li") == []
+    page.close()
+
+
+# ------------------------------------------------------------------ what the pages show
+
+
+def cell_text(value: Any) -> str:
+    """How the page prints a roster value (campaign.js ``fmt``)."""
+    if value is None or value == [] or value == {}:
+        return "–"
+    if isinstance(value, list):
+        return ", ".join(cell_text(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {cell_text(v)}" for k, v in value.items())
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def page_roster(page: Any, side: str) -> list[dict[str, str]]:
+    return page.evaluate(
+        """(side) => [...document.querySelectorAll(`.roster[data-side="${side}"] tbody tr`)].map(
+             (tr) => Object.fromEntries([...tr.querySelectorAll("td")].map(
+               (td) => [td.dataset.col, td.textContent])))""",
+        side,
+    )
+
+
+def test_the_rosters_on_the_page_are_the_apis(
+    browser_context: Any, remote: Remote, tmp_path: Path
+) -> None:
+    remote.post("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"})
+    remote.post("US", "/rolls", {"dice": 2, "purpose": "public roll"})
+    for role in ("German", "US"):
+        page = open_page(browser_context, remote.link(role))
+        settle(page, remote.get("referee")["version"])
+        for side in ("US", "German"):
+            view = remote.get(role, f"/roster?side={side}")
+            want = [
+                {
+                    col: "hidden" if col in line["hidden"] else cell_text(line[col])
+                    for col in view["columns"]
+                }
+                for line in view["lines"]
+            ]
+            assert page_roster(page, side) == want, (role, side)
+        shot(page, tmp_path, f"roster-{role}")
+        page.close()
+    # The U.S. page shows the German's secret purchase as hidden, never as I1.
+    page = open_page(browser_context, remote.link("US"))
+    german = page_roster(page, "German")
+    assert german[0]["rg_purchased"] == "hidden"
+    assert "I1" not in page.inner_text(".roster[data-side=German]")
+    page.close()
+
+
+def test_the_opponents_page_never_receives_a_secret(
+    browser_context: Any, remote: Remote, tmp_path: Path
+) -> None:
+    remote.post("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"})
+    secret_roll = remote.post("German", "/rolls", {"dice": 2, "purpose": "sneaky", "secret": True})
+    # Every secret part holds a random salt: a canary that shows wherever it leaks.
+    records = remote.get("referee", "/events?limit=500")["items"]
+    canaries = [r["secret"]["salt"] for r in records if r["secret"]]
+    assert len(canaries) >= 2
+    seen: list[str] = []
+
+    def keep(response: Any) -> None:
+        try:
+            seen.append(response.text())
+        except Exception:  # a redirect or an aborted stream has no body
+            seen.append("")
+
+    page = browser_context.new_page()
+    page.on("response", keep)
+    page.goto(remote.link("US"))
+    page.wait_for_selector("body[data-ready=true]", timeout=20_000)
+    settle(page, secret_roll["seq"])
+    page.locator(f"li[data-seq='{secret_roll['seq']}'] button.verify").click()
+    page.wait_for_selector(f"li[data-seq='{secret_roll['seq']}'] .verdict.info")
+    page.click("#export-this")
+    page.wait_for_selector("#export-result.ok")
+    shot(page, tmp_path, "us-page")
+    text = page.content() + "\n".join(seen)
+    assert seen, "the page made no requests?"
+    for canary in canaries:
+        assert canary not in text
+    assert "still secret" in page.inner_text(f"li[data-seq='{secret_roll['seq']}']")
+    page.close()
+    # The German's own page does get them: the canary test can fail.
+    page = open_page(browser_context, remote.link("German"))
+    page.locator(f"li[data-seq='{secret_roll['seq']}'] button.verify").click()
+    page.wait_for_selector(f"li[data-seq='{secret_roll['seq']}'] .verdict:is(.ok, .info)")
+    assert "[secret]" not in page.inner_text(f"li[data-seq='{secret_roll['seq']}']")
+    page.close()
+
+
+# ------------------------------------------------------------------ verify
+
+
+def test_verify_shows_a_tick_for_a_real_roll_and_a_cross_for_an_edited_one(
+    browser_context: Any, remote: Remote
+) -> None:
+    roll = remote.post("US", "/rolls", {"dice": 2, "purpose": "to verify"})
+    page = open_page(browser_context, remote.link("German"))
+    row = f"li[data-seq='{roll['seq']}']"
+    page.locator(f"{row} button.verify").click()
+    page.wait_for_selector(f"{row} .verdict.ok")
+    assert page.inner_text(f"{row} .verdict").startswith("✓")
+    assert str(roll["dice"]).replace(" ", "") in page.inner_text(f"{row} .verdict").replace(" ", "")
+
+    # The server (or a man in the middle) says other dice: the page recomputes and refuses.
+    def edited(route: Any) -> None:
+        body = route.fetch().json()
+        body["dice"] = [7 - d for d in body["dice"]]
+        route.fulfill(json=body)
+
+    page.route(f"**/v1/campaigns/{remote.id}/rolls/{roll['index']}", edited)
+    page.locator(f"{row} button.verify").click()
+    page.wait_for_selector(f"{row} .verdict.error")
+    assert page.inner_text(f"{row} .verdict").startswith("✗")
+    page.unroute(f"**/v1/campaigns/{remote.id}/rolls/{roll['index']}")
+
+    # A seed that opens a different commitment than the one published.
+    def reseeded(route: Any) -> None:
+        body = route.fetch().json()
+        body["seed"] = "00" * 32
+        route.fulfill(json=body)
+
+    page.route(f"**/v1/campaigns/{remote.id}/rolls/{roll['index']}", reseeded)
+    page.locator(f"{row} button.verify").click()
+    page.wait_for_selector(f"{row} .verdict.error")
+    assert "does not open the commitment" in page.inner_text(f"{row} .verdict")
+    page.close()
+
+
+def test_an_export_dropped_on_the_page_is_checked(
+    browser_context: Any, remote: Remote, tmp_path: Path
+) -> None:
+    roll = remote.post("US", "/rolls", {"dice": 2, "purpose": "exported"})
+    remote.post("German", "/rolls", {"dice": 1, "purpose": "hidden", "secret": True})
+    data = remote.http.get(remote.url + "/export", headers=remote.h("US")).content
+    good = tmp_path / "good.jsonl"
+    good.write_bytes(data)
+    page = open_page(browser_context, remote.link("US"))
+    page.set_input_files("#export-file", str(good))
+    page.wait_for_selector("#export-result.ok")
+    verdict = page.inner_text("#export-result")
+    assert verdict.startswith("✓")
+    assert "2 rolls, 1 recomputed from their seeds, 1 with the seed still secret" in verdict
+
+    # Edit the public roll's dice: the hash chain breaks at that event.
+    lines = data.split(b"\n")
+    line = json.loads(lines[roll["seq"]])
+    line["payload"]["roll"]["dice"] = [7 - d for d in line["payload"]["roll"]["dice"]]
+    from cgledger.domain.dice import canon
+
+    lines[roll["seq"]] = canon(line)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"\n".join(lines))
+    page.set_input_files("#export-file", str(bad))
+    page.wait_for_selector("#export-result.error")
+    assert page.inner_text("#export-result").startswith(f"✗ bad.jsonl: event {roll['seq']}: hash")
+    page.close()
+
+
+# ------------------------------------------------------------------ live, actions, phone
+
+
+def test_two_windows_follow_each_other_live(
+    browser_context: Any, remote: Remote, tmp_path: Path
+) -> None:
+    us = open_page(browser_context, remote.link("US"))
+    german = open_page(browser_context, remote.link("German"))
+    assert us.inner_text("#live") == "live"
+    german.fill("#free-purpose", "Escape of 4-6-7 in B3")
+    german.click("#free-form button")
+    german.wait_for_selector("#roll-result.ok")
+    seq = remote.get("referee")["version"]
+    # The U.S. window shows the German's roll without a reload.
+    us.wait_for_selector(f"li[data-seq='{seq}']", timeout=20_000)
+    assert "Escape of 4-6-7 in B3" in us.inner_text(f"li[data-seq='{seq}']")
+    # The German completes a step; the U.S. window's RePh card follows.
+    german.locator("#reph tr[data-side=German] button.advance").click()
+    settle(us, seq + 1)
+    us.wait_for_function(
+        "() => document.querySelector('#reph tr[data-side=German] td.step')"
+        ".textContent.startsWith('8.620')"
+    )
+    shot(us, tmp_path, "live-us")
+    assert us.errors == []
+    assert german.errors == []
+    us.close()
+    german.close()
+
+
+def test_undo_and_dispute_from_the_pages(browser_context: Any, remote: Remote) -> None:
+    roll = remote.post("US", "/rolls", {"dice": 2, "purpose": "mistaken roll"})
+    us = open_page(browser_context, remote.link("US"))
+    row = f"li[data-seq='{roll['seq']}']"
+    us.click(f"{row} details summary")
+    us.fill(f"{row} form:nth-of-type(2) input", "rolled for the wrong unit")
+    us.click(f"{row} form:nth-of-type(2) button")
+    us.wait_for_selector("#requests li[data-undo]")
+    german = open_page(browser_context, remote.link("German"))
+    german.click("#requests li[data-undo][data-status=pending] button:text('approve')")
+    german.wait_for_selector("#requests li[data-undo]:not([data-status=pending])")
+    us.wait_for_selector(f"{row}.reverted", timeout=20_000)
+    # A dispute, resolved by the referee.
+    other = remote.post("US", "/rolls", {"dice": 2, "purpose": "disputed roll"})
+    german.wait_for_selector(f"li[data-seq='{other['seq']}']", timeout=20_000)
+    grow = f"li[data-seq='{other['seq']}']"
+    german.click(f"{grow} details summary")
+    german.fill(f"{grow} form:nth-of-type(1) input", "that was my DR, not his")
+    german.click(f"{grow} form:nth-of-type(1) button")
+    german.wait_for_selector("#requests li[data-dispute][data-status=open]")
+    referee = open_page(browser_context, remote.link("referee"))
+    referee.fill("#requests li[data-dispute] input[name=note]", "the roll stands")
+    referee.click("#requests li[data-dispute] button")
+    referee.wait_for_selector("#requests li[data-dispute][data-status=upheld]")
+    (dispute,) = remote.get("US", "/disputes")["items"]
+    assert (dispute["status"], dispute["resolution"]["decision"]) == ("upheld", "uphold")
+    for page in (us, german, referee):
+        page.close()
+
+
+def test_a_table_roll_with_its_own_drms(browser_context: Any, remote: Remote) -> None:
+    remote.next_date()
+    remote.advance("US", "8.613")
+    page = open_page(browser_context, remote.link("US"))
+    page.select_option("#roll-table", "kgp:8.613")
+    page.check("[data-drm='road']")
+    page.fill("[data-drm='uncontrolled-hexes']", "2")
+    page.click("#roll-form button[type=submit]")
+    page.wait_for_selector("#roll-result.ok, #roll-result.error")
+    result = page.inner_text("#roll-result")
+    assert "error" not in page.get_attribute("#roll-result", "class"), result
+    found = re.search(r"event (\d+)", result)
+    assert found is not None, result
+    seq = int(found.group(1))
+    (item,) = remote.get("US", f"/events?after={seq - 1}&limit=1")["items"]
+    seen = {**item["payload"], **(item["secret"] or {})}  # 8.613 is a Secret DR: the owner's
+    applied = {d["id"]: d for d in seen["drm"]}
+    assert set(applied) == {"road", "uncontrolled-hexes"}
+    assert applied["uncontrolled-hexes"]["count"] == 2
+    assert f"Final {seen['final']}" in result
+    page.close()
+
+
+def test_the_setup_area_map_and_its_time_slider(browser_context: Any, remote: Remote) -> None:
+    page = open_page(browser_context, remote.link("German"))
+    page.wait_for_selector("#map svg.setup-map")
+    assert page.get_attribute("#map svg.setup-map", "data-map-group") == "Sx"
+    assert page.locator("#map svg.setup-map").get_attribute("aria-label").endswith("live")
+    page.select_option("#map-group", "Sy")
+    page.wait_for_selector("#map svg.setup-map[data-map-group=Sy]")
+    page.fill("#map-at", "1")
+    page.dispatch_event("#map-at", "input")
+    page.wait_for_function(
+        "() => !document.querySelector('#map svg.setup-map')"
+        ".getAttribute('aria-label').endsWith('live')"
+    )
+    assert page.inner_text("#map-at-label") == "seq 1"
+    page.close()
+
+
+def test_it_fits_a_phone(browser_context: Any, remote: Remote, tmp_path: Path) -> None:
+    page = open_page(browser_context, remote.link("US"), phone=True)
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"the page is {overflow}px wider than a phone"
+    for card in ("#reph", "#rosters", "#map", "#log"):
+        box = page.locator(card).bounding_box()
+        assert box is not None
+        assert box["width"] <= 390
+    shot(page, tmp_path, "phone")
+    page.close()
+
+
+def test_the_pages_load_nothing_from_elsewhere(browser_context: Any, remote: Remote) -> None:
+    urls: list[str] = []
+    page = browser_context.new_page()
+    page.on("request", lambda r: urls.append(r.url))
+    page.goto(remote.link("US"))
+    page.wait_for_selector("body[data-ready=true]", timeout=20_000)
+    page.goto(remote.base + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    assert urls
+    assert all(u.startswith((remote.base + "/", "data:")) for u in urls), urls
+    # The token never travels in a URL: only in the fragment and the Authorization header.
+    token = remote.created["tokens"]["US"]
+    assert not any(token in u for u in urls)
+    page.close()

@@ -1,0 +1,68 @@
+"""The dashboard's pages over plain HTTP (DESIGN §12; the browser tests are
+tests/test_browser.py): ``GET /`` is the landing page to a browser and the
+JSON index to anything else; a campaign page holds no campaign data and loads
+nothing from another origin, which its Content-Security-Policy enforces."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import Game, ok
+from fastapi.testclient import TestClient
+
+from cgledger.web import CSP, STATIC
+
+BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_the_root_is_a_page_to_a_browser_and_json_to_a_client(client: TestClient) -> None:
+    page = client.get("/", headers={"Accept": BROWSER})
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert page.headers["content-security-policy"] == CSP
+    assert '<script type="module" src="/ui/landing.js">' in page.text
+    assert ok(client.get("/"))["health"] == "/v1/health"
+    assert ok(client.get("/", headers={"Accept": "application/json"}))["docs"] == "/docs"
+
+
+def test_a_campaign_page_is_the_same_file_for_everyone(kgp: Game) -> None:
+    """The page renders nothing server-side: what it shows it reads with its token."""
+    mine = kgp.client.get(f"/c/{kgp.id}", headers={"Accept": BROWSER})
+    other = kgp.client.get("/c/no-such-campaign")
+    assert mine.status_code == other.status_code == 200
+    assert mine.text == other.text == (STATIC / "campaign.html").read_text(encoding="utf-8")
+    assert kgp.id not in mine.text
+    for header in ("content-security-policy", "referrer-policy", "x-content-type-options"):
+        assert header in mine.headers
+    assert mine.headers["referrer-policy"] == "no-referrer"
+
+
+@pytest.mark.parametrize(
+    "name", sorted(p.name for p in STATIC.iterdir() if p.suffix in (".js", ".css", ".html"))
+)
+def test_every_asset_is_served_and_names_no_other_origin(client: TestClient, name: str) -> None:
+    r = client.get(f"/ui/{name}")
+    assert r.status_code == 200
+    kind = {".js": "javascript", ".css": "text/css", ".html": "text/html"}[Path(name).suffix]
+    assert kind in r.headers["content-type"]
+    assert r.headers["x-content-type-options"] == "nosniff"
+    # The one absolute URL allowed is the SVG namespace, which is a name, not a fetch.
+    urls = set(re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}[^\s\"'`)]*", r.text))
+    assert urls <= {"http://www.w3.org/2000/svg"}, urls
+
+
+def test_an_unknown_asset_is_404(client: TestClient) -> None:
+    assert client.get("/ui/nope.js").status_code == 404
+    assert client.get("/ui/../pyproject.toml").status_code == 404
+
+
+def test_the_page_writes_no_markup_from_data() -> None:
+    """Data goes in as text (``h()`` / textContent); never through innerHTML,
+    outerHTML, insertAdjacentHTML or document.write, so an RG name, a purpose
+    or a claim can never run as markup on the opponent's page."""
+    for path in STATIC.glob("*.js"):
+        text = path.read_text(encoding="utf-8")
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
+            assert sink not in text, f"{path.name} uses {sink}"
