@@ -557,3 +557,42 @@ def test_the_pages_load_nothing_from_elsewhere(browser_context: Any, remote: Rem
     token = remote.created["tokens"]["US"]
     assert not any(token in u for u in urls)
     page.close()
+
+
+def test_a_cg_date_played_in_two_windows_updates_both_live(
+    browser_context: Any, remote: Remote, tmp_path: Path
+) -> None:
+    """The issue's walk: each side completes its RePh on its own page, the
+    scenario is ended with its CVP, the referee begins the next CG Date; the
+    other window's LVP chart, CG Date and map follow without a reload."""
+    us = open_page(browser_context, remote.link("US"))
+    german = open_page(browser_context, remote.link("German"))
+    for page, side in ((us, "US"), (german, "German")):
+        page.click(f"#reph tr[data-side={side}] button[data-to=scenario]")
+        page.wait_for_selector(f"#reph tr[data-side={side}] td.step:text('all steps done')")
+    us.wait_for_selector("#scenario-end", timeout=20_000)
+    referee = open_page(browser_context, remote.link("referee"))
+    referee.fill("#scenario-end input[name=cvp-US]", "3")
+    referee.fill("#scenario-end input[name=cvp-German]", "1")
+    referee.click("#scenario-end button")
+    referee.wait_for_selector("#new-date", timeout=20_000)
+    # The U.S. window draws the LVP of the scenario end it did not make.
+    rows = remote.get("US", "/lvp")["rows"]
+    assert rows
+    us.wait_for_selector("#lvp svg.chart circle[data-side=US]", timeout=20_000)
+    drawn = us.get_attribute("#lvp svg.chart circle[data-side=US]", "data-value")
+    assert drawn == str(rows[-1]["cg_lvp"]["US"])
+    referee.click("#new-date")
+    for page in (us, german):
+        page.wait_for_function(
+            "() => document.getElementById('cg-date').textContent === '19 PM'", timeout=20_000
+        )
+        page.wait_for_function(
+            "() => (document.querySelector('#map svg.setup-map')?.getAttribute('aria-label')"
+            " || '').includes('CG Date 19 PM')",
+            timeout=20_000,
+        )
+    assert remote.get("US")["cg_date"] == "19 PM"
+    shot(us, tmp_path, "after-date-us")
+    assert us.errors == []
+    assert german.errors == []

@@ -16,7 +16,20 @@ function problem(el, e) {
   el.replaceChildren(h("p", { class: "status error" }, e instanceof ApiError ? `${e.status}: ${e.message}` : String(e.message || e)));
 }
 
-async function guarded(id, fn) {
+// A card the player is typing in (or has a form open in) is not redrawn
+// under their fingers; it catches up when they leave it.
+const FORMS = new Set(["reph", "requests", "log"]);
+function busy(id) {
+  if (!FORMS.has(id)) return false;
+  const card = $(id);
+  const el = document.activeElement;
+  const typing = el && card.contains(el) && ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName);
+  return typing || card.querySelector("details[open]") !== null;
+}
+
+async function guarded(id, fn, { force = false } = {}) {
+  if (!force && busy(id)) { $(id).dataset.stale = "true"; return; }
+  delete $(id).dataset.stale;
   try { await fn(); } catch (e) { problem(body(id), e); }
 }
 
@@ -75,6 +88,17 @@ async function loadReph() {
         h("button", { type: "button", onclick: () => chit(sd, "attack") }, "Attack"),
         h("button", { type: "button", onclick: () => chit(sd, "idle") }, "Idle")))));
   }
+  if (!reph.new_date_due && c.sides.every((sd) => reph.current[sd] === "scenario")) {
+    // DESIGN §8 CG-Scenario End: each side's CVP earned; in play both sides send
+    // the same numbers (the first proposes), or the referee records them.
+    parts.push(h("form", { id: "scenario-end", class: "row", onsubmit: (e) => {
+      e.preventDefault();
+      const cvp = Object.fromEntries(c.sides.map((sd) => [sd, Number(e.target.elements[`cvp-${sd}`].value || 0)]));
+      act(() => api.post(`${base}/scenario-end`, { cvp }), "reph-status");
+    } }, h("strong", {}, "CG-Scenario End: CVP earned"),
+      c.sides.map((sd) => h("label", {}, `${sd} `, h("input", { type: "number", min: 0, name: `cvp-${sd}`, class: "num", value: 0 }))),
+      h("button", { type: "submit" }, "end the scenario")));
+  }
   if (c.you === "referee" && reph.new_date_due) {
     parts.push(h("button", { type: "button", id: "new-date", onclick: () => act(() => api.post(`${base}/cg-dates`, {}), "reph-status") }, "begin the next CG Date"));
   }
@@ -85,8 +109,9 @@ async function act(fn, statusId) {
   const el = $(statusId);
   try {
     await fn();
-    if (el) setStatus(el, "done", "ok");
-    await refresh();
+    await refresh(true);  // the player's own action: redraw even the card they acted in
+    const now = $(statusId);
+    if (now) setStatus(now, "done", "ok");
   } catch (e) {
     if (!el) throw e;
     setStatus(el, e.message, "error");
@@ -405,10 +430,11 @@ function refreshSoon() {
   pending = setTimeout(() => refresh().catch(() => {}), 250);
 }
 
-async function refresh() {
+async function refresh(force = false) {
   await loadCampaign();
-  await Promise.all([guarded("reph", loadReph), guarded("rosters", loadRosters), guarded("lvp", loadLvp),
-    guarded("dice", loadDice), guarded("requests", loadRequests), guarded("log", loadLog),
+  const opts = { force };
+  await Promise.all([guarded("reph", loadReph, opts), guarded("rosters", loadRosters), guarded("lvp", loadLvp),
+    guarded("dice", loadDice), guarded("requests", loadRequests, opts), guarded("log", loadLog, opts),
     Number($("map-at").value) >= Number($("map-at").max) ? guarded("map", loadMap) : null]);
   document.body.dataset.version = String(state.campaign.version);
 }
@@ -456,14 +482,18 @@ async function main() {
   state.definition = (await api.get(`${base}/definition`).catch(() => ({ definition: null }))).definition;
   const groups = mapGroups();
   $("map-group").replaceChildren(...(groups.length ? groups : [""]).map((g) => h("option", { value: g }, g || "(the map)")));
-  $("map-group").addEventListener("change", () => guarded("map", loadMap));
-  $("map-at").addEventListener("input", () => guarded("map", loadMap));
+  $("map-group").addEventListener("change", () => guarded("map", loadMap, { force: true }));
+  $("map-at").addEventListener("input", () => guarded("map", loadMap, { force: true }));
   $("dice-side").append(...c.sides.map((sd) => h("option", { value: sd }, sd)));
-  $("dice-side").addEventListener("change", () => guarded("dice", loadDice));
+  $("dice-side").addEventListener("change", () => guarded("dice", loadDice, { force: true }));
   $("log-actor").append(...[...c.sides, "referee"].map((a) => h("option", { value: a }, a)));
-  for (const id of ["log-type", "log-actor", "log-reverted"]) $(id).addEventListener("change", () => guarded("log", loadLog));
-  $("log-older").addEventListener("click", () => guarded("log", olderEvents));
+  for (const id of ["log-type", "log-actor", "log-reverted"]) $(id).addEventListener("change", () => guarded("log", loadLog, { force: true }));
+  $("log-older").addEventListener("click", () => guarded("log", olderEvents, { force: true }));
   setupExport();
+  for (const id of ["reph", "requests", "log"]) {
+    $(id).addEventListener("focusout", () => setTimeout(() => { if ($(id).dataset.stale && !busy(id)) refreshSoon(); }, 300));
+    $(id).addEventListener("toggle", () => { if ($(id).dataset.stale && !busy(id)) refreshSoon(); }, true);
+  }
   await guarded("roll", loadRoll);
   await refresh();
   state.feedAt = c.version;
