@@ -461,13 +461,23 @@ def test_two_windows_follow_each_other_live(
     german.close()
 
 
+#: The forms under an event's "dispute / undo" (campaign.js ``eventRow``).
+DISPUTE, UNDO = 1, 2
+
+
+def on_event(page: Any, seq: int, form: int, text: str) -> None:
+    """Open event ``seq``'s "dispute / undo" and send its ``form`` with ``text``."""
+    row = f"li[data-seq='{seq}']"
+    page.click(f"{row} details summary")
+    page.fill(f"{row} form:nth-of-type({form}) input", text)
+    page.click(f"{row} form:nth-of-type({form}) button")
+
+
 def test_undo_and_dispute_from_the_pages(browser_context: Any, remote: Remote) -> None:
     roll = remote.post("US", "/rolls", {"dice": 2, "purpose": "mistaken roll"})
     us = open_page(browser_context, remote.link("US"))
     row = f"li[data-seq='{roll['seq']}']"
-    us.click(f"{row} details summary")
-    us.fill(f"{row} form:nth-of-type(2) input", "rolled for the wrong unit")
-    us.click(f"{row} form:nth-of-type(2) button")
+    on_event(us, roll["seq"], UNDO, "rolled for the wrong unit")
     us.wait_for_selector("#requests li[data-undo]")
     german = open_page(browser_context, remote.link("German"))
     german.click("#requests li[data-undo][data-status=pending] button:text('approve')")
@@ -476,10 +486,7 @@ def test_undo_and_dispute_from_the_pages(browser_context: Any, remote: Remote) -
     # A dispute, resolved by the referee.
     other = remote.post("US", "/rolls", {"dice": 2, "purpose": "disputed roll"})
     german.wait_for_selector(f"li[data-seq='{other['seq']}']", timeout=20_000)
-    grow = f"li[data-seq='{other['seq']}']"
-    german.click(f"{grow} details summary")
-    german.fill(f"{grow} form:nth-of-type(1) input", "that was my DR, not his")
-    german.click(f"{grow} form:nth-of-type(1) button")
+    on_event(german, other["seq"], DISPUTE, "that was my DR, not his")
     german.wait_for_selector("#requests li[data-dispute][data-status=open]")
     referee = open_page(browser_context, remote.link("referee"))
     referee.fill("#requests li[data-dispute] input[name=note]", "the roll stands")
