@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+#: On SIGTERM, how long open requests may finish: a dashboard's live feed never
+#: ends by itself, so without a limit an open page would hold the server up.
+SHUTDOWN_SECONDS = 5
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -59,7 +64,13 @@ def _serve(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     if args.workers == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=args.proxy_headers)
+        uvicorn.run(
+            create_app(settings),
+            host=host,
+            port=port,
+            proxy_headers=args.proxy_headers,
+            timeout_graceful_shutdown=SHUTDOWN_SECONDS,
+        )
     else:
         # Each worker process builds its own app (and Ledger) from the same
         # CGLEDGER_* environment: one database, one key set. Their metrics add
@@ -73,6 +84,7 @@ def _serve(args: argparse.Namespace) -> int:
             port=port,
             workers=args.workers,
             proxy_headers=args.proxy_headers,
+            timeout_graceful_shutdown=SHUTDOWN_SECONDS,
         )
     return 0
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -102,6 +103,8 @@ HEADER_FIELDS = {
 
 
 _FIELDS = frozenset(LINE_FIELDS)
+#: A revealed seed as the protocol writes it: 32 bytes in lower-case hex.
+_SEED = re.compile(r"[0-9a-f]{64}")
 _FIELDS_WITH_META = _FIELDS | {META}
 
 
@@ -370,6 +373,8 @@ def _check_roll(
         # An owner's or referee's export: the dice are visible, the seed not yet.
         report.rolls_hidden += 1
     else:
+        if not isinstance(seed_hex, str) or not _SEED.fullmatch(seed_hex):
+            raise VerificationError(f"the seed of roll {index} is not 64 hex digits", seq)
         seed = bytes.fromhex(seed_hex)
         if dice.commitment(created["campaign"], index, seed) != roll["commitment"]:
             raise VerificationError(f"the seed of roll {index} does not match its commitment", seq)

@@ -28,7 +28,12 @@ def serving(settings: Settings) -> Iterator[str]:
     """The app on a real 127.0.0.1 port, in a thread; yields its base URL."""
     port = free_port()
     config = uvicorn.Config(
-        create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+        create_app(settings),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=5,  # an open page's live feed does not hold it up
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)

@@ -99,3 +99,43 @@ def test_two_workers_share_one_postgres_database(pg_database: str, pg_data_dir: 
         server.wait(timeout=30)
         if server.stderr is not None:
             server.stderr.close()
+
+
+def test_an_open_live_feed_does_not_hold_up_a_shutdown(tmp_path: Path) -> None:
+    """A dashboard left open keeps a live feed that never ends by itself; on
+    SIGTERM the server still stops, after at most its grace period."""
+    import signal
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = _env(Settings(data_dir=tmp_path / "data"), port)
+    proc = subprocess.Popen(
+        [CLI, "serve"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"{base}/v1/health", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        made = httpx.post(f"{base}/v1/campaigns", json={"ruleset": "kgp", "campaign": "CG I"})
+        assert made.status_code == 201
+        game = made.json()
+        with httpx.Client(timeout=30) as http:
+            feed = http.build_request(
+                "GET",
+                f"{base}/v1/campaigns/{game['id']}/stream",
+                headers={"Authorization": f"Bearer {game['tokens']['US']}"},
+            )
+            response = http.send(feed, stream=True)
+            assert response.status_code == 200
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)  # 5 s of grace, then the feed is cut
+            response.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

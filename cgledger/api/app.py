@@ -537,10 +537,20 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         table: Annotated[str | None, Query(description="A table id", max_length=60)] = None,
         date: Annotated[str | None, Query(description="A CG Date", max_length=20)] = None,
         reverted: Annotated[bool, Query(description="false: leave out reverted events")] = True,
+        before: Annotated[
+            int | None,
+            Query(
+                ge=1,
+                le=MAX_INT,
+                description="Only events with a seq below this (a window ending here: "
+                "a reader can page back from the newest end)",
+            ),
+        ] = None,
     ) -> dict[str, Any]:
         """The event log as the caller may see it; hidden events are stubs, never
         gaps. Each event says which undo reverted it (``reverted_by``). The
-        filters read public fields only; ``next_after`` pages on."""
+        filters read public fields only; ``next_after`` pages on (up to
+        ``before``, when given)."""
         ledger, campaign, role = caller.ledger, caller.campaign, caller.role
         _etag(response, campaign)
         types = None
@@ -553,8 +563,11 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         filtered = types is not None or actor or table or date or not reverted
         items: list[dict[str, Any]] = []
         last = after
-        while len(items) < limit and last < campaign.version:
-            chunk = ledger.records(campaign, after=last, limit=limit if not filtered else 500)
+        end = campaign.version if before is None else min(campaign.version, before - 1)
+        while len(items) < limit and last < end:
+            chunk = ledger.records(
+                campaign, after=last, limit=min(limit if not filtered else 500, end - last)
+            )
             for record in chunk:
                 last = record["seq"]
                 keep = matches(record, types=types, actor=actor, table=table, date=date) and (
@@ -567,7 +580,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         return {
             "items": items,
             "version": campaign.version,
-            "next_after": last if last < campaign.version else None,
+            "next_after": last if last < end else None,
         }
 
     @app.get("/v1/campaigns/{campaign_id}/export", tags=["events"])

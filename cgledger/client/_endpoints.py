@@ -396,14 +396,21 @@ class Base:
 
     @route("GET", C + "/events")
     def events(
-        self, *, after: int = 0, limit: int | None = None, **f: Unpack[EventFilters]
+        self,
+        *,
+        after: int = 0,
+        limit: int | None = None,
+        before: int | None = None,
+        **f: Unpack[EventFilters],
     ) -> Spec[EventPage]:
         """One page of the event log as the caller may see it (``next_after``
-        pages on; ``iter_events`` reads them all)."""
+        pages on; ``iter_events`` reads them all); ``before`` ends the window
+        below that seq, to page back from the newest end."""
         kinds = f.get("event_type")
         query = {
             "after": after,
             "limit": limit,
+            "before": before,
             "type": [kinds] if isinstance(kinds, str) else kinds,
             "actor": f.get("actor"),
             "table": f.get("table"),
