@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import Game, ok
+from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
 from cgledger.web import CSP, STATIC
@@ -66,3 +67,27 @@ def test_the_page_writes_no_markup_from_data() -> None:
         text = path.read_text(encoding="utf-8")
         for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
             assert sink not in text, f"{path.name} uses {sink}"
+
+
+def test_events_before_pages_back_from_the_newest_end(kgp: Game) -> None:
+    """``before`` closes the window the dashboard's log pages back through, with
+    or without filters; ``next_after`` stops at the window's end."""
+    rolls = [created(kgp.post("US", "/rolls", {"dice": 2, "purpose": f"r{k}"})) for k in range(6)]
+    version = kgp.version()
+    seqs = [r["seq"] for r in rolls]
+
+    def page(**params: Any) -> dict[str, Any]:
+        return ok(kgp.client.get(f"{kgp.url}/events", params=params, headers=kgp.h("German")))
+
+    window = page(after=seqs[1], before=seqs[4], type="DiceRolled")
+    assert [e["seq"] for e in window["items"]] == seqs[2:4]
+    assert window["next_after"] is None
+    partial = page(after=0, before=seqs[4], limit=2)
+    assert [e["seq"] for e in partial["items"]] == [1, 2]
+    assert partial["next_after"] == 2
+    assert page(after=0, before=version + 100)["next_after"] is None
+    assert [e["seq"] for e in page(after=version - 2, before=version + 1)["items"]] == [
+        version - 1,
+        version,
+    ]
+    assert_problem(kgp.client.get(f"{kgp.url}/events?before=0", headers=kgp.h("US")), 422)

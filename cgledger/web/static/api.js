@@ -1,9 +1,11 @@
 // The page's only way to the server: same-origin fetch with the Bearer token
 // from the URL fragment (DESIGN §12: a fragment never reaches a server log).
+import { randomHex } from "./proto.js";
 
 export function tokenFromFragment(hash = location.hash) {
   const m = /(?:^#|&)token=([^&]+)/.exec(hash);
-  return m ? decodeURIComponent(m[1]) : null;
+  if (!m) return null;
+  try { return decodeURIComponent(m[1]); } catch { return null; }
 }
 
 export class ApiError extends Error {
@@ -15,7 +17,13 @@ export class ApiError extends Error {
 }
 
 export class Api {
-  constructor(token = null) { this.token = token; }
+  constructor(token = null) {
+    this.token = token;
+    // One Idempotency-Key (and client nonce) per thing the player asked for,
+    // kept until the server gives a definite answer: a second click after a
+    // lost answer repeats the same request, so it can never roll twice.
+    this.pending = new Map();
+  }
 
   headers(extra = {}) {
     const h = { Accept: "application/json", ...extra };
@@ -23,15 +31,21 @@ export class Api {
     return h;
   }
 
-  async request(method, path, { body, text = false, raw = false, headers = {} } = {}) {
+  async request(method, path, { body, text = false, raw = false, headers = {}, nonce = false } = {}) {
     const init = { method, headers: this.headers(headers), cache: "no-store" };
+    let intent = null;
     if (body !== undefined) {
-      init.body = JSON.stringify(body);
+      intent = `${method} ${path} ${JSON.stringify(body)}`;
+      let once = this.pending.get(intent);
+      if (!once) this.pending.set(intent, (once = { key: randomHex(16), nonce: randomHex(16) }));
+      // DESIGN §2: the client's own nonce, so the server cannot pick the dice.
+      const sent = nonce ? { ...body, client_nonce: once.nonce } : body;
+      init.body = JSON.stringify(sent);
       init.headers["Content-Type"] = "application/json";
-      // One key per action: a retried click never appends twice (DESIGN REST conventions).
-      init.headers["Idempotency-Key"] = crypto.randomUUID();
+      init.headers["Idempotency-Key"] = once.key;
     }
-    const r = await fetch(path, init);
+    const r = await fetch(path, init);  // a network failure keeps the intent's key
+    if (intent !== null && r.status < 500 && r.status !== 429) this.pending.delete(intent);
     if (!r.ok) {
       let problem = null;
       try { problem = await r.json(); } catch { /* not JSON */ }
@@ -45,6 +59,8 @@ export class Api {
 
   get(path, opts) { return this.request("GET", path, opts); }
   post(path, body = {}, opts = {}) { return this.request("POST", path, { ...opts, body }); }
+  // A roll: the page's own client nonce goes with it (and is kept on a retry).
+  roll(path, body = {}) { return this.post(path, body, { nonce: true }); }
 }
 
 // Build DOM without ever parsing data as HTML: text goes in as text.
@@ -81,12 +97,12 @@ export function importSvg(text) {
   const doc = new DOMParser().parseFromString(text, "image/svg+xml");
   const root = doc.documentElement;
   if (root.nodeName !== "svg" || doc.querySelector("parsererror")) throw new Error("not an SVG map");
-  for (const bad of root.querySelectorAll("script, foreignObject")) bad.remove();
+  for (const bad of root.querySelectorAll("script, foreignObject, set, animate, animateMotion, animateTransform, iframe, a")) bad.remove();
   for (const el of [root, ...root.querySelectorAll("*")]) {
     for (const a of Array.from(el.attributes)) {
       const v = a.value.trim().toLowerCase();
-      if (a.name.startsWith("on") || ((a.name === "href" || a.name === "xlink:href") && !v.startsWith("#"))) {
-        el.removeAttribute(a.name);
+      if (a.localName.toLowerCase().startsWith("on") || (a.localName === "href" && !v.startsWith("#"))) {
+        el.removeAttributeNode(a);
       }
     }
   }

@@ -6,10 +6,28 @@ import { diceChart, lvpChart } from "./charts.js";
 import { verifyExport, verifyRoll } from "./proto.js";
 
 const $ = (id) => document.getElementById(id);
-const cid = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const cid = (() => {
+  try { return decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || ""); } catch { return ""; }
+})();
 const base = `/v1/campaigns/${encodeURIComponent(cid)}`;
-const api = new Api(tokenFromFragment());
-const state = { campaign: null, definition: null, tables: [], oldest: null, commitments: null, feedAt: 0 };
+
+// The token comes in the fragment (never sent to a server), is kept for this
+// tab only (sessionStorage), and leaves the address bar, so a screenshot or a
+// shared screen in a dispute does not show it. A new link pasted into the same
+// tab is a new token: the page reloads with it.
+function takeToken() {
+  const key = `cgledger:token:${cid}`;
+  const fresh = tokenFromFragment();
+  if (fresh) {
+    try { sessionStorage.setItem(key, fresh); } catch { /* storage off: the fragment is all we have */ }
+    history.replaceState(null, "", location.pathname + location.search);
+    return fresh;
+  }
+  try { return sessionStorage.getItem(key); } catch { return null; }
+}
+window.addEventListener("hashchange", () => { if (tokenFromFragment()) location.reload(); });
+const api = new Api(takeToken());
+const state = { campaign: null, definition: null, tables: [], oldest: null, logKey: null, commitments: null, feedAt: 0 };
 const body = (id) => document.querySelector(`#${id} .body`);
 
 function problem(el, e) {
@@ -23,14 +41,21 @@ function busy(id) {
   if (!FORMS.has(id)) return false;
   const card = $(id);
   const el = document.activeElement;
-  const typing = el && card.contains(el) && ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName);
-  return typing || card.querySelector("details[open]") !== null;
+  // Only the card's forms count: its filters (in .controls) are not typing.
+  const forms = card.querySelector(".body");
+  const typing = el && forms.contains(el) && ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName);
+  return typing || forms.querySelector("details[open]") !== null;
 }
 
+// Answers can come back out of order (a slow map, a quick slider): each card
+// draws only the answer to its newest request (``fresh()``).
+const tickets = {};
 async function guarded(id, fn, { force = false } = {}) {
   if (!force && busy(id)) { $(id).dataset.stale = "true"; return; }
   delete $(id).dataset.stale;
-  try { await fn(); } catch (e) { problem(body(id), e); }
+  const ticket = (tickets[id] = (tickets[id] || 0) + 1);
+  const fresh = () => tickets[id] === ticket;
+  try { await fn(fresh); } catch (e) { if (fresh()) problem(body(id), e); }
 }
 
 function fmt(v) {
@@ -56,8 +81,9 @@ async function loadCampaign() {
 }
 
 // ------------------------------------------------------------------ RePh
-async function loadReph() {
+async function loadReph(fresh = () => true) {
   const [reph, ini] = await Promise.all([api.get(`${base}/reph`), api.get(`${base}/initiative`).catch(() => null)]);
+  if (!fresh()) return;
   const c = state.campaign;
   const mine = c.sides.includes(c.you) ? [c.you] : c.sides;
   const title = (rule) => (reph.steps.find((st) => st.rule === rule) || {}).title || rule;
@@ -109,25 +135,39 @@ async function act(fn, statusId) {
   const el = $(statusId);
   try {
     await fn();
-    await refresh(true);  // the player's own action: redraw even the card they acted in
-    const now = $(statusId);
-    if (now) setStatus(now, "done", "ok");
   } catch (e) {
-    if (!el) throw e;
-    setStatus(el, e.message, "error");
+    if (!el) return;
+    const lost = !(e instanceof ApiError) || e.status >= 500;
+    setStatus(el, lost ? `${e.message}: the answer was lost; trying again repeats the same request, it never acts twice` : e.message, "error");
     const needed = /\(POST \/v1\/campaigns\/[^/]+\/([a-z-]+)\)/.exec(e.message || "");
     if (needed && needed[1] !== "cg-dates") {
-      el.append(" ", h("button", { type: "button", class: "needed", onclick: () => act(() => api.post(`${base}/${needed[1]}`, {}), statusId) }, `make it: POST ${needed[1]}`));
+      el.append(" ", h("button", { type: "button", class: "needed", onclick: () => act(() => makeIt(needed[1]), statusId) }, `make it: POST ${needed[1]}`));
     }
+    return;
   }
+  await refresh(true).catch(() => {});  // the player's own action: redraw even the card they acted in
+  const now = $(statusId);
+  if (now) setStatus(now, "done", "ok");
+}
+
+// An action a step requires, with the page's own client nonce where its body
+// takes one (read off the OpenAPI document once): most are rolls.
+let bodies = null;
+async function makeIt(path) {
+  if (bodies === null) bodies = (await api.get("/openapi.json")).paths;
+  const op = (bodies[`/v1/campaigns/{campaign_id}/${path}`] || {}).post;
+  const schema = op && op.requestBody ? op.requestBody.content["application/json"].schema : {};
+  const takesNonce = Boolean(schema.properties && schema.properties.client_nonce);
+  return takesNonce ? api.roll(`${base}/${path}`, {}) : api.post(`${base}/${path}`, {});
 }
 const advance = (side, to) => act(() => api.post(`${base}/reph/advance`, state.campaign.sides.includes(state.campaign.you) ? { to } : { to, side }), "reph-status");
 const chit = (side, kind) => act(() => api.post(`${base}/initiative`, state.campaign.you === "referee" ? { chit: kind, side } : { chit: kind }), "reph-status");
 
 // ------------------------------------------------------------------ rosters
-async function loadRosters() {
+async function loadRosters(fresh = () => true) {
   const c = state.campaign;
   const views = await Promise.all(c.sides.map((sd) => api.get(`${base}/roster?side=${encodeURIComponent(sd)}`).catch((e) => e)));
+  if (!fresh()) return;
   body("rosters").replaceChildren(...views.map((v, i) => {
     const side = c.sides[i];
     if (v instanceof Error) return h("div", { class: "roster", dataset: { side } }, h("h3", {}, side), h("p", { class: "status error" }, v.message));
@@ -144,8 +184,9 @@ async function loadRosters() {
 }
 
 // ------------------------------------------------------------------ LVP
-async function loadLvp() {
+async function loadLvp(fresh = () => true) {
   const v = await api.get(`${base}/lvp`);
+  if (!fresh()) return;
   const sides = state.campaign.sides;
   const rows = v.rows || [];
   body("lvp").replaceChildren(
@@ -160,7 +201,7 @@ function mapGroups() {
   return ((state.definition && state.definition.map_groups) || []).map((g) => g.id);
 }
 
-async function loadMap() {
+async function loadMap(fresh = () => true) {
   const group = $("map-group").value;
   const at = $("map-at");
   const live = Number(at.value) >= Number(at.max);
@@ -169,13 +210,15 @@ async function loadMap() {
   if (!live) q.set("at", at.value);
   $("map-at-label").textContent = live ? "live" : `seq ${at.value}`;
   const text = await api.get(`${base}/setup-areas.svg?${q}`, { text: true });
+  if (!fresh()) return;
   body("map").replaceChildren(importSvg(text));
 }
 
 // ------------------------------------------------------------------ dice
-async function loadDice() {
+async function loadDice(fresh = () => true) {
   const side = $("dice-side").value;
   const v = await api.get(`${base}/dice-stats${side ? `?side=${encodeURIComponent(side)}` : ""}`);
+  if (!fresh()) return;
   const DR = v.DR || {};
   const p = (x) => (x === null || x === undefined ? "–" : x.toFixed(3));
   body("dice").replaceChildren(
@@ -224,13 +267,13 @@ async function rollOnTable(event) {
   }
   const payload = { drm };
   if (Object.keys(inputs).length) payload.inputs = inputs;
-  await showRoll(() => api.post(`${base}/tables/${encodeURIComponent(id)}/rolls`, payload));
+  await showRoll(() => api.roll(`${base}/tables/${encodeURIComponent(id)}/rolls`, payload));
 }
 
 async function freeRoll(event) {
   event.preventDefault();
   const payload = { dice: Number($("free-dice").value), purpose: $("free-purpose").value, secret: $("free-secret").checked };
-  await showRoll(() => api.post(`${base}/rolls`, payload));
+  await showRoll(() => api.roll(`${base}/rolls`, payload));
 }
 
 async function showRoll(fn) {
@@ -243,7 +286,10 @@ async function showRoll(fn) {
       r.table && r.outcome ? ` → ${fmt(r.outcome.result ?? r.outcome)}` : "", ` (roll ${roll.index}, event ${r.seq})`);
     out.classList.remove("error"); out.classList.add("ok");
     await refresh();
-  } catch (e) { setStatus(out, e.message, "error"); }
+  } catch (e) {
+    const lost = !(e instanceof ApiError) || e.status >= 500;
+    setStatus(out, lost ? `${e.message}: the answer was lost; rolling again repeats the same request (same key and nonce), so it cannot roll twice` : e.message, "error");
+  }
 }
 
 async function loadRoll() {
@@ -265,8 +311,9 @@ async function loadRoll() {
 }
 
 // ------------------------------------------------------------------ undo & disputes
-async function loadRequests() {
+async function loadRequests(fresh = () => true) {
   const [undos, disputes] = await Promise.all([api.get(`${base}/undo-requests?limit=100`), api.get(`${base}/disputes?limit=100`)]);
+  if (!fresh()) return;
   const you = state.campaign.you;
   const undoRows = undos.items.slice().reverse().map((u) => h("li", { dataset: { undo: u.id, status: u.status } },
     `undo #${u.id} by ${u.by} (${u.status}): ${u.seqs ? `events ${u.seqs.join(", ")}` : `back to ${u.to_seq}`} — ${u.reason}`,
@@ -333,12 +380,12 @@ async function publishedCommitment(index) {
     let after = 0;
     for (;;) {
       const page = await api.get(`${base}/events?type=CommitmentsPublished&limit=500&after=${after}`);
-      for (const ev of page.items) ev.payload.commitments.forEach((c, i) => state.commitments.set(ev.payload.first_index + i, c));
+      for (const ev of page.items) ev.payload.commitments.forEach((c, i) => state.commitments.set(ev.payload.first_index + i, { c, seq: ev.seq }));
       if (page.next_after === null || page.next_after === undefined) break;
       after = page.next_after;
     }
   }
-  return state.commitments.get(index) ?? "(none published)";
+  return state.commitments.get(index) ?? { c: null, seq: null };
 }
 
 // One click: fetch the roll, then check it here with WebCrypto (proto.js).
@@ -348,50 +395,71 @@ async function verify(index, out) {
     const roll = await api.get(`${base}/rolls/${index}`);
     if (!roll.seed || !roll.dice) { setStatus(out, "⧗ the seed is still secret: it can be checked once revealed", "info"); return; }
     const res = await verifyRoll(cid, roll, await publishedCommitment(index));
-    if (res.ok) setStatus(out, `✓ verified: the seed opens the published commitment and gives [${res.recomputed.join(", ")}]`, "ok");
+    if (res.ok) setStatus(out, `✓ verified: the seed opens the commitment published before the roll and, with the nonce ${roll.client_nonce} (${roll.nonce_source === "client" ? "the roller's own" : "drawn by the server"}), gives [${res.recomputed.join(", ")}]`, "ok");
     else setStatus(out, `✗ ${res.problems.join("; ")}`, "error");
   } catch (e) { setStatus(out, `✗ ${e.message}`, "error"); }
 }
 
-function logQuery(after, limit) {
+function logQuery(after, limit, before) {
   const q = new URLSearchParams({ after, limit });
+  if (before) q.set("before", before);
   if ($("log-type").value) q.set("type", $("log-type").value);
   if ($("log-actor").value) q.set("actor", $("log-actor").value);
   if (!$("log-reverted").checked) q.set("reverted", "false");
   return q;
 }
-const filtered = () => $("log-type").value || $("log-actor").value || !$("log-reverted").checked;
+const filtered = () => Boolean($("log-type").value || $("log-actor").value || !$("log-reverted").checked);
+const PAGE = 50;
 
-async function loadLog() {
-  const list = body("log");
+// Every matching event with after < seq < before, oldest first.
+async function eventsBetween(after, before) {
+  const items = [];
+  for (;;) {
+    const page = await api.get(`${base}/events?${logQuery(after, 500, before)}`);
+    items.push(...page.items);
+    if (page.next_after === null || page.next_after === undefined) return items;
+    after = page.next_after;
+  }
+}
+
+// The newest PAGE matching events below ``before``, read back from the newest
+// end a window at a time (DESIGN §3 paging, with ``before``); and the lowest
+// seq from which every match is now shown.
+async function pageBack(before) {
+  const found = [];
+  let upto = before;
+  while (found.length < PAGE && upto > 1) {
+    const from = Math.max(0, upto - 1 - (filtered() ? 500 : PAGE));
+    found.unshift(...(await eventsBetween(from, upto)));
+    upto = from + 1;
+  }
+  const shown = found.slice(-PAGE);
+  return { items: shown, oldest: found.length > PAGE ? shown[0].seq : upto };
+}
+
+async function loadLog(fresh = () => true) {
   const version = state.campaign.version;
   let items;
-  if (filtered()) {
-    items = [];
-    let after = 0;
-    for (let k = 0; k < 20; k++) {
-      const page = await api.get(`${base}/events?${logQuery(after, 500)}`);
-      items.push(...page.items);
-      if (page.next_after === null || page.next_after === undefined) break;
-      after = page.next_after;
-    }
-    state.oldest = 1;
+  const key = `${$("log-type").value}|${$("log-actor").value}|${$("log-reverted").checked}`;
+  if (state.oldest !== null && state.logKey === key && version - state.oldest < 2000) {
+    items = await eventsBetween(state.oldest - 1, version + 1);  // keep the older pages shown
   } else {
-    const from = Math.max(0, version - 50);
-    items = (await api.get(`${base}/events?${logQuery(from, 50)}`)).items;
-    state.oldest = from + 1;
+    const got = await pageBack(version + 1);
+    items = got.items;
+    state.oldest = got.oldest;
   }
-  list.replaceChildren(...items.reverse().map(eventRow));
+  if (!fresh()) return;
+  state.logKey = key;
+  body("log").replaceChildren(...items.reverse().map(eventRow));
   $("log-older").disabled = state.oldest <= 1;
   const types = new Set([...$("log-type").options].map((o) => o.value));
   for (const ev of items) if (!types.has(ev.type)) { types.add(ev.type); $("log-type").append(h("option", { value: ev.type }, ev.type)); }
 }
 
 async function olderEvents() {
-  const from = Math.max(0, state.oldest - 1 - 50);
-  const page = await api.get(`${base}/events?${logQuery(from, state.oldest - 1 - from)}`);
-  body("log").append(...page.items.reverse().map(eventRow));
-  state.oldest = from + 1;
+  const got = await pageBack(state.oldest);
+  body("log").append(...got.items.reverse().map(eventRow));
+  state.oldest = got.oldest;
   $("log-older").disabled = state.oldest <= 1;
 }
 
@@ -400,13 +468,20 @@ async function checkExport(bytes, label) {
   const out = $("export-result");
   const bar = $("export-progress");
   bar.classList.remove("hidden");
+  bar.removeAttribute("value");
   setStatus(out, `checking ${label}…`);
-  const res = await verifyExport(bytes, (done, total) => { bar.max = total; bar.value = done; });
-  bar.classList.add("hidden");
-  if (res.ok) {
-    setStatus(out, `✓ ${label}: ${res.events} events, hash chain intact (head ${res.head.slice(0, 16)}…); ${res.rolls} rolls, ${res.recomputed} recomputed from their seeds, ${res.hidden} with the seed still secret`, "ok");
-  } else {
-    setStatus(out, `✗ ${label}: ${res.seq ? `event ${res.seq}: ` : ""}${res.error}`, "error");
+  try {
+    const res = await verifyExport(bytes, (done, total) => { bar.max = total; bar.value = done; });
+    const whose = res.campaign ? ` of campaign ${res.campaign}${res.campaign === cid ? " (this one)" : " (NOT this campaign)"} as ${res.viewer} sees it` : "";
+    if (res.ok) {
+      setStatus(out, `✓ ${label}${whose}: ${res.events} events, hash chain intact (head ${res.head.slice(0, 16)}…); ${res.rolls} rolls, ${res.recomputed} recomputed from their seeds, ${res.hidden} with the seed still secret. Table results and LVP are not re-read here: \`cgledger verify\` does that.`, "ok");
+    } else {
+      setStatus(out, `✗ ${label}${whose}: ${res.seq ? `event ${res.seq}: ` : ""}${res.error}`, "error");
+    }
+  } catch (e) {
+    setStatus(out, `✗ ${label}: ${e.message}`, "error");
+  } finally {
+    bar.classList.add("hidden");
   }
 }
 
@@ -415,7 +490,11 @@ function setupExport() {
     try { await checkExport(new Uint8Array(await api.get(`${base}/export`, { raw: true })), "this campaign's export"); }
     catch (e) { setStatus($("export-result"), e.message, "error"); }
   });
-  const take = async (file) => { if (file) await checkExport(new Uint8Array(await file.arrayBuffer()), file.name); };
+  const take = async (file) => {
+    if (!file) return;
+    try { await checkExport(new Uint8Array(await file.arrayBuffer()), file.name); }
+    catch (e) { setStatus($("export-result"), `✗ ${file.name}: ${e.message}`, "error"); }
+  };
   $("export-file").addEventListener("change", (e) => take(e.target.files[0]));
   const drop = $("drop");
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
@@ -430,7 +509,20 @@ function refreshSoon() {
   pending = setTimeout(() => refresh().catch(() => {}), 250);
 }
 
+// One refresh at a time; what arrives meanwhile asks for one more after it.
+let running = null;
+let queued = null;
 async function refresh(force = false) {
+  if (running) {
+    queued = { force: force || (queued && queued.force) };
+    return running;
+  }
+  running = redraw(force);
+  try { await running; } finally { running = null; }
+  if (queued) { const again = queued; queued = null; await refresh(again.force); }
+}
+
+async function redraw(force) {
   await loadCampaign();
   const opts = { force };
   await Promise.all([guarded("reph", loadReph, opts), guarded("rosters", loadRosters), guarded("lvp", loadLvp),
@@ -487,7 +579,9 @@ async function main() {
   $("dice-side").append(...c.sides.map((sd) => h("option", { value: sd }, sd)));
   $("dice-side").addEventListener("change", () => guarded("dice", loadDice, { force: true }));
   $("log-actor").append(...[...c.sides, "referee"].map((a) => h("option", { value: a }, a)));
-  for (const id of ["log-type", "log-actor", "log-reverted"]) $(id).addEventListener("change", () => guarded("log", loadLog, { force: true }));
+  for (const id of ["log-type", "log-actor", "log-reverted"]) {
+    $(id).addEventListener("change", () => { state.oldest = null; guarded("log", loadLog, { force: true }); });
+  }
   $("log-older").addEventListener("click", () => guarded("log", olderEvents, { force: true }));
   setupExport();
   for (const id of ["reph", "requests", "log"]) {

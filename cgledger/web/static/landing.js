@@ -18,6 +18,14 @@ async function readDefinition() {
   catch (e) { throw new Error(`the file is not JSON: ${e.message}`); }
 }
 
+// The clipboard API needs https or localhost; elsewhere the link is selected
+// for the player to copy.
+function copy(input, link) {
+  input.select();
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).catch(() => {});
+  else setStatus($("create-status"), "the link is selected: copy it with Ctrl+C (⌘C)", "info");
+}
+
 async function create(event) {
   event.preventDefault();
   const status = $("create-status");
@@ -38,7 +46,7 @@ async function create(event) {
         h("strong", {}, role), " ",
         h("a", { href: link, target: "_blank", rel: "noopener" }, "open as " + role), " ",
         h("input", { readonly: true, value: link, "aria-label": `${role} link`, class: "token" }),
-        h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link) }, "copy"));
+        h("button", { type: "button", onclick: (e) => copy(e.target.previousElementSibling, link) }, "copy"));
     }));
     $("tokens").classList.remove("hidden");
   } catch (e) {

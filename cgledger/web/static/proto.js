@@ -32,7 +32,7 @@ function codePointOrder(a, b) {
 export const canon = (x) => enc.encode(canonText(x));
 
 export function hexToBytes(hex) {
-  if (typeof hex !== "string" || !/^([0-9a-f]{2})*$/i.test(hex)) throw new Error("not hex");
+  if (typeof hex !== "string" || !/^([0-9a-f]{2})*$/.test(hex)) throw new Error("not lower-case hex");
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
   return out;
@@ -48,13 +48,85 @@ function concat(...parts) {
   return out;
 }
 
+// SHA-256 and HMAC-SHA-256: WebCrypto where the browser offers it (https or
+// localhost), else the plain implementation below (FIPS 180-4, RFC 2104), so
+// a page opened over http on a LAN address still verifies. The browser tests
+// run both against the published vectors.
+const K = new Uint32Array([
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+]);
+
+export function sha256Plain(data) {
+  const n = data.length;
+  const padded = new Uint8Array(((n + 9 + 63) >> 6) << 6);
+  padded.set(data);
+  padded[n] = 0x80;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(n / 0x20000000));
+  view.setUint32(padded.length - 4, (n << 3) >>> 0);
+  const H = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const W = new Uint32Array(64);
+  const rotr = (x, k) => (x >>> k) | (x << (32 - k));
+  for (let off = 0; off < padded.length; off += 64) {
+    for (let t = 0; t < 16; t++) W[t] = view.getUint32(off + 4 * t);
+    for (let t = 16; t < 64; t++) {
+      const s0 = rotr(W[t - 15], 7) ^ rotr(W[t - 15], 18) ^ (W[t - 15] >>> 3);
+      const s1 = rotr(W[t - 2], 17) ^ rotr(W[t - 2], 19) ^ (W[t - 2] >>> 10);
+      W[t] = (W[t - 16] + s0 + W[t - 7] + s1) >>> 0;
+    }
+    let [a, b, c, d, e, f, g, h] = H;
+    for (let t = 0; t < 64; t++) {
+      const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + W[t]) >>> 0;
+      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+      h = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+    }
+    H[0] += a; H[1] += b; H[2] += c; H[3] += d; H[4] += e; H[5] += f; H[6] += g; H[7] += h;
+  }
+  const out = new Uint8Array(32);
+  const ov = new DataView(out.buffer);
+  H.forEach((x, i) => ov.setUint32(4 * i, x));
+  return out;
+}
+
+export function hmacPlain(key, msg) {
+  let k = key.length > 64 ? sha256Plain(key) : key;
+  const block = new Uint8Array(64);
+  block.set(k);
+  const inner = block.map((b) => b ^ 0x36);
+  const outer = block.map((b) => b ^ 0x5c);
+  return sha256Plain(concat(outer, sha256Plain(concat(inner, msg))));
+}
+
+// Which implementation runs: "webcrypto" where the browser allows it, else "plain".
+export let engine = globalThis.crypto && globalThis.crypto.subtle ? "webcrypto" : "plain";
+export function useEngine(name) { engine = name; }
+
+async function digest(data) {
+  if (engine === "webcrypto") return new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  return sha256Plain(data);
+}
+
 export async function sha256Hex(...parts) {
-  return bytesToHex(await crypto.subtle.digest("SHA-256", concat(...parts)));
+  return bytesToHex(await digest(concat(...parts)));
 }
 
 async function hmac(key, msg) {
+  if (engine !== "webcrypto") return hmacPlain(key, msg);
   const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", k, msg));
+}
+
+// Random hex from getRandomValues, which every context has (randomUUID and
+// subtle need https or localhost): Idempotency-Keys and client nonces.
+export function randomHex(bytes = 16) {
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
 // §2 Pre-commitment: sha256(b"cgledger/v1/commit\n" + canon({campaign, index}) + seed).
@@ -85,18 +157,29 @@ export async function diceFrom(rollSeedBytes, n) {
   return out;
 }
 
+const SEED = /^[0-9a-f]{64}$/;
+const isDice = (d, n) => Array.isArray(d) && d.length === n && d.every((x) => Number.isInteger(x) && x >= 1 && x <= 6);
+
 // Check one revealed roll: its seed opens the commitment published before it
-// (`published`, from the CommitmentsPublished events; pass null to skip) and
-// recomputes to its dice. Returns {ok, problems}.
+// (`published`: {c, seq} from the CommitmentsPublished events; null to skip)
+// and recomputes to its dice. Returns {ok, problems, recomputed}.
 export async function verifyRoll(campaign, roll, published) {
   const problems = [];
   if (!roll.seed) return { ok: false, problems: ["the seed is still secret"] };
-  if (published !== null && published !== undefined && published !== roll.commitment) {
-    problems.push(`commitment ${short(roll.commitment)} is not the one published for index ${roll.index} (${short(published)})`);
+  if (!SEED.test(roll.seed)) return { ok: false, problems: ["the seed is not 64 hex digits"] };
+  const n = Array.isArray(roll.dice) ? roll.dice.length : 0;
+  if (n !== 1 && n !== 2) return { ok: false, problems: ["a roll has 1 or 2 dice"] };
+  if (!isDice(roll.dice, n)) return { ok: false, problems: ["the dice are not 1 to 6"] };
+  if (published !== null && published !== undefined) {
+    if (!published.c) problems.push(`no commitment was published for index ${roll.index}`);
+    else if (published.c !== roll.commitment) {
+      problems.push(`commitment ${short(roll.commitment)} is not the one published for index ${roll.index} (${short(published.c)})`);
+    } else if (!(published.seq < roll.seq)) {
+      problems.push(`the commitment was published (event ${published.seq}) after the roll (event ${roll.seq})`);
+    }
   }
   const opened = await commitment(campaign, roll.index, roll.seed);
   if (opened !== roll.commitment) problems.push("the seed does not open the commitment");
-  const n = roll.dice.length;
   const rs = await rollSeed(roll.seed, { ...roll, campaign, dice: n });
   const dice = await diceFrom(rs, n);
   if (dice.join(",") !== roll.dice.join(",")) {
@@ -111,6 +194,7 @@ const short = (h) => (typeof h === "string" ? h.slice(0, 12) + "…" : String(h)
 // + canon(hashed fields [+ meta])), secret_digest = sha256(b"cgledger/v1/secret\n" + canon(secret)).
 const HASHED = ["seq", "type", "recorded_at", "actor", "payload", "secret_digest", "prev_hash"];
 const LINE = new Set([...HASHED, "secret", "hash"]);
+const HEADER = ["format", "protocol", "campaign", "ruleset", "campaign_name", "exported_at", "viewer", "events", "head", "body_sha256"];
 
 export async function eventHash(record) {
   const body = {};
@@ -123,76 +207,148 @@ export async function secretDigest(secret) {
   return secret === null ? "" : sha256Hex(enc.encode("cgledger/v1/secret\n"), canon(secret));
 }
 
+class Bad extends Error {
+  constructor(message, seq) { super(message); this.seq = seq; }
+}
+const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+
 // Verify an export (GET .../export, JSON Lines: a header, then one event per
-// line) as `cgledger verify` does for its hash chain and its dice: every line
-// canonical, seqs 1, 2, 3 ..., each prev_hash the previous hash, each hash and
-// visible secret digest recomputed, the header's count, head and body digest,
-// every roll under a commitment published before it, every public seed opening
-// its commitment and giving the recorded dice. `progress(done, total)` is
-// called as it goes. Returns {ok, error?, seq?, events, rolls, recomputed, hidden}.
+// line) as `cgledger verify` does for its chain, its commitments and its dice:
+// every line canonical; seqs 1, 2, 3 ...; each prev_hash the previous hash;
+// each hash and visible secret digest recomputed; the header's fields, its
+// count, head and body digest, and its campaign, ruleset and name those of
+// event 1 (CampaignCreated); each CG definition its recorded sha256; each
+// undo naming only earlier events; each reveal following the roll it names,
+// once; every roll at the next index, under a commitment published before it
+// (once), of 1 or 2 dice and a boolean `secret`; every public or revealed seed
+// opening its commitment and giving the recorded dice. It does not re-read
+// table results or re-count LVP (`cgledger verify` does). `progress(done,
+// total)` is called as it goes. Never throws: a malformed file is a failure.
+// Returns {ok, error?, seq?, campaign, viewer, events, rolls, recomputed, hidden, head}.
 export async function verifyExport(bytes, progress = () => {}) {
-  const report = { ok: false, events: 0, rolls: 0, recomputed: 0, hidden: 0 };
-  const fail = (error, seq) => ({ ...report, ok: false, error, seq });
+  const report = { ok: false, campaign: null, viewer: null, events: 0, rolls: 0, recomputed: 0, hidden: 0 };
+  try {
+    await checkExport(bytes, progress, report);
+    return { ...report, ok: true };
+  } catch (e) {
+    const error = e instanceof Bad ? e.message : `malformed export (${e && e.message ? e.message : e})`;
+    return { ...report, ok: false, error, seq: e instanceof Bad ? e.seq : undefined };
+  }
+}
+
+async function checkExport(bytes, progress, report) {
   let text;
-  try { text = new TextDecoder("utf-8", { fatal: true }).decode(bytes); }
-  catch { return fail("the file is not UTF-8"); }
-  if (!text) return fail("empty export");
-  if (!text.endsWith("\n")) return fail("the export does not end with a newline (truncated?)");
+  try { text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes); }
+  catch { throw new Bad("the file is not UTF-8"); }
+  if (!text) throw new Bad("empty export");
+  if (!text.endsWith("\n")) throw new Bad("the export does not end with a newline (truncated?)");
   const lines = text.slice(0, -1).split("\n");
-  let header;
-  try { header = JSON.parse(lines[0]); } catch { return fail("the header is not JSON"); }
-  if (canonText(header) !== lines[0]) return fail("the header is not in canonical form (edited?)");
+  const parse = (line, where, seq) => {
+    let obj;
+    try { obj = JSON.parse(line); } catch { throw new Bad(`${where} is not valid JSON`, seq); }
+    if (!isObject(obj)) throw new Bad(`${where} is not a JSON object`, seq);
+    if (canonText(obj) !== line) throw new Bad(`${where} is not in canonical form (edited?)`, seq);
+    return obj;
+  };
+  const header = parse(lines[0], "the header line");
+  if (Object.keys(header).sort().join() !== [...HEADER].sort().join()) throw new Bad("the header's fields are not those of cgledger-export/1");
+  if (header.format !== "cgledger-export/1" || header.protocol !== "cgledger-dice/1") throw new Bad("the header does not name cgledger-export/1 and cgledger-dice/1");
+  report.viewer = header.viewer;
   let head = "0".repeat(64);
   let campaign = null;
   const commitments = new Map();
   const rolls = [];
-  const seeds = new Map();
+  const revealed = new Map();
+  const total = lines.length - 1;
   for (let n = 1; n < lines.length; n++) {
-    let obj;
-    try { obj = JSON.parse(lines[n]); } catch { return fail(`line ${n + 1} is not valid JSON`, n); }
-    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) return fail(`line ${n + 1} is not a JSON object`, n);
-    if (canonText(obj) !== lines[n]) return fail(`line ${n + 1} is not in canonical form (edited?)`, n);
-    if (obj.seq !== n) return fail(`expected seq ${n}, found ${obj.seq} (missing or moved)`, n);
+    const obj = parse(lines[n], `line ${n + 1}`, n);
+    if (obj.seq !== n) throw new Bad(`expected seq ${n}, found ${obj.seq} (missing or moved)`, n);
     const keys = Object.keys(obj).filter((k) => k !== "meta");
-    if (keys.length !== LINE.size || !keys.every((k) => LINE.has(k))) return fail("unexpected or missing fields", n);
-    if (obj.prev_hash !== head) return fail("prev_hash does not match the previous event's hash", n);
-    if ((await eventHash(obj)) !== obj.hash) return fail("hash does not match the event's content (edited?)", n);
+    if (keys.length !== LINE.size || !keys.every((k) => LINE.has(k))) throw new Bad("unexpected or missing fields", n);
+    if ("meta" in obj && !isObject(obj.meta)) throw new Bad("meta is not a JSON object", n);
+    if (obj.prev_hash !== head) throw new Bad("prev_hash does not match the previous event's hash", n);
+    if ((await eventHash(obj)) !== obj.hash) throw new Bad("hash does not match the event's content (edited?)", n);
     if (obj.secret !== null && (await secretDigest(obj.secret)) !== obj.secret_digest) {
-      return fail("the secret part does not match its digest (edited?)", n);
+      throw new Bad("the secret part does not match its digest (edited?)", n);
     }
     head = obj.hash;
     report.events = n;
-    const p = obj.payload || {};
-    if (n === 1) campaign = p.campaign;
-    if (obj.type === "CommitmentsPublished") {
-      p.commitments.forEach((c, i) => commitments.set(p.first_index + i, { c, seq: n }));
+    const p = obj.payload;
+    if (!isObject(p)) throw new Bad("the payload is not a JSON object", n);
+    if (n === 1) {
+      if (obj.type !== "CampaignCreated") throw new Bad("the first event is not CampaignCreated", 1);
+      if (p.protocol !== "cgledger-dice/1") throw new Bad("the campaign does not use cgledger-dice/1", 1);
+      for (const k of ["campaign", "ruleset", "campaign_name"]) {
+        if (typeof p[k] !== "string") throw new Bad(`the campaign's ${k} is not a string`, 1);
+        if (header[k] !== p[k]) throw new Bad(`the header's ${k} ${JSON.stringify(header[k])} is not the campaign's ${JSON.stringify(p[k])}`);
+      }
+      campaign = p.campaign;
+      report.campaign = campaign;
     }
-    const roll = p.roll && typeof p.roll === "object" ? p.roll : null;
-    if (roll) rolls.push({ seq: n, roll, secret: obj.secret });
-    if (obj.type === "SecretRevealed" && typeof p.seed === "string") seeds.set(p.index, p.seed);
-    if (n % 200 === 0) progress(n, lines.length - 1);
+    if (obj.type === "CommitmentsPublished") {
+      if (!Number.isInteger(p.first_index) || !Array.isArray(p.commitments)) throw new Bad("a malformed commitment batch", n);
+      p.commitments.forEach((c, i) => {
+        if (commitments.has(p.first_index + i)) throw new Bad(`roll index ${p.first_index + i} committed twice`, n);
+        commitments.set(p.first_index + i, { c, seq: n });
+      });
+    }
+    if (isObject(p.roll)) {
+      if (p.roll.index !== rolls.length) throw new Bad(`roll index ${p.roll.index} out of order (expected ${rolls.length})`, n);
+      rolls.push({ seq: n, roll: p.roll, secret: obj.secret });
+    }
+    if (obj.type === "CampaignCreated" || obj.type === "DefinitionAmended") {
+      const doc = p.definition;
+      const recorded = "definition_hash" in p ? p.definition_hash : p.hash;
+      if (doc !== undefined && doc !== null && (!isObject(doc) || (await sha256Hex(canon(doc))) !== recorded)) {
+        throw new Bad("the CG definition does not match its hash", n);
+      }
+    }
+    if (obj.type === "UndoApplied") {
+      for (const key of ["reverts", "restores"]) {
+        if (!Array.isArray(p[key])) throw new Bad(`the undo's ${key} is not a list`, n);
+        for (const t of p[key]) if (!Number.isInteger(t) || t < 1 || t >= n) throw new Bad(`the undo ${key} ${JSON.stringify(t)}: an undo may only name earlier events`, n);
+      }
+    }
+    if (obj.type === "SecretRevealed") {
+      if (!Number.isInteger(p.of_seq) || p.of_seq < 1 || p.of_seq >= n) throw new Bad("a reveal must follow the event it reveals", n);
+      if ("seed" in p) {
+        const r = rolls[p.index];
+        if (!r || r.seq !== p.of_seq) throw new Bad(`the reveal names roll ${JSON.stringify(p.index)} wrongly`, n);
+        if (revealed.has(p.index)) throw new Bad(`roll ${p.index} is revealed twice`, n);
+        revealed.set(p.index, p.seed);
+      }
+    }
+    if (n % 200 === 0) progress(n, total + rolls.length);
   }
-  if (header.events !== report.events) return fail(`the header counts ${header.events} events but the file has ${report.events}`);
-  if (!report.events) return fail("the export holds no events");
-  if (header.head !== head) return fail("the header's head hash is not the last event's hash");
+  if (header.events !== report.events) throw new Bad(`the header counts ${header.events} events but the file has ${report.events}`);
+  if (!report.events) throw new Bad("the export holds no events");
+  if (header.head !== head) throw new Bad("the header's head hash is not the last event's hash");
   const body = enc.encode(lines.slice(1).map((l) => l + "\n").join(""));
-  if (header.body_sha256 !== (await sha256Hex(body))) return fail("the header's body digest does not match the events");
-  let expected = 0;
+  if (header.body_sha256 !== (await sha256Hex(body))) throw new Bad("the header's body digest does not match the events");
+  report.head = head;
   for (const { seq, roll, secret } of rolls) {
     report.rolls++;
-    if (roll.index !== expected) return fail(`roll index ${roll.index} where ${expected} was next`, seq);
-    expected++;
     const published = commitments.get(roll.index);
-    if (!published || published.seq >= seq) return fail(`roll ${roll.index} has no commitment published before it`, seq);
-    if (published.c !== roll.commitment) return fail(`roll ${roll.index} does not use its published commitment`, seq);
-    const seed = roll.secret ? seeds.get(roll.index) : roll.seed;
-    const dice = roll.secret ? secret && secret.dice : roll.dice;
-    if (!seed || !Array.isArray(dice)) { report.hidden++; continue; }
-    if (dice.length !== roll.count) return fail(`roll ${roll.index} records ${dice.length} dice, not ${roll.count}`, seq);
-    const check = await verifyRoll(campaign, { ...roll, seed, dice }, null);
-    if (!check.ok) return fail(`roll ${roll.index}: ${check.problems.join("; ")}`, seq);
+    if (!published || published.seq >= seq) throw new Bad(`roll ${roll.index} has no commitment published before it`, seq);
+    if (published.c !== roll.commitment) throw new Bad(`roll ${roll.index} does not use its published commitment`, seq);
+    if (roll.count !== 1 && roll.count !== 2) throw new Bad(`roll ${roll.index} has ${JSON.stringify(roll.count)} dice; 1 or 2 allowed`, seq);
+    if (typeof roll.secret !== "boolean") throw new Bad(`roll ${roll.index} has no boolean 'secret' flag`, seq);
+    let seed, dice;
+    if (roll.secret) {
+      seed = revealed.get(roll.index);
+      dice = secret !== null && secret !== undefined ? secret.dice : null;
+      if (seed !== undefined && (dice === null || dice === undefined)) throw new Bad(`roll ${roll.index} was revealed but its dice are missing`, seq);
+    } else {
+      seed = roll.seed;
+      dice = roll.dice;
+    }
+    if (dice === null || dice === undefined) { report.hidden++; continue; }
+    if (!isDice(dice, roll.count)) throw new Bad(`roll ${roll.index} records ${JSON.stringify(dice)}, not ${roll.count} dice`, seq);
+    if (seed === null || seed === undefined) { report.hidden++; continue; }
+    if (typeof seed !== "string" || !SEED.test(seed)) throw new Bad(`the seed of roll ${roll.index} is not 64 hex digits`, seq);
+    const check = await verifyRoll(campaign, { ...roll, seed, dice, seq }, null);
+    if (!check.ok) throw new Bad(`roll ${roll.index}: ${check.problems.join("; ")}`, seq);
     report.recomputed++;
-    progress(seq, lines.length - 1);
+    if (report.rolls % 50 === 0) progress(total + report.rolls, total + rolls.length);
   }
-  return { ...report, ok: true, head };
 }
