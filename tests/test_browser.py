@@ -910,3 +910,36 @@ def test_the_page_and_cgledger_verify_agree_on_every_export(
             assert not python_ok, f"cgledger verify accepts {name}"
             assert not verdicts[name]["ok"], f"the page accepts {name}"
     page.close()
+
+
+def test_initiative_chits_from_the_pages_stay_secret_until_both_are_chosen(
+    browser_context: Any, remote: Remote
+) -> None:
+    """8.6232: each side chooses its chit on its own page; the opponent's page
+    says that it was chosen, never which, until both are."""
+    remote.next_date()
+    for side in ("US", "German"):
+        remote.advance(side, "8.623")
+    us = open_page(browser_context, remote.link("US"))
+    german = open_page(browser_context, remote.link("German"))
+    us.click("#reph .initiative button:text('Attack')")
+    german.wait_for_function(
+        "() => document.querySelector('#reph .initiative p')?.textContent.includes('US: chosen')",
+        timeout=20_000,
+    )
+    status = german.inner_text("#reph .initiative p")
+    assert status == "US: chosen · German: not chosen", status
+    assert german.locator("#reph .initiative button:text('Attack')").count() == 1
+    german.click("#reph .initiative button:text('Idle')")
+    german.wait_for_function(
+        "() => document.querySelector('#reph .initiative p')?.textContent.includes('German: idle')",
+        timeout=20_000,
+    )
+    (view,) = remote.get("US", "/initiative")["items"]
+    assert view["chits"] == {"US": "attack", "German": "idle"}
+    us.wait_for_function(
+        "(s) => document.querySelector('#reph .initiative p')?.textContent.includes(s)",
+        arg=f"→ {view['scenario']}",
+        timeout=20_000,
+    )
+    assert "US: attack · German: idle" in us.inner_text("#reph .initiative")
