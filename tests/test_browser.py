@@ -943,3 +943,28 @@ def test_initiative_chits_from_the_pages_stay_secret_until_both_are_chosen(
         timeout=20_000,
     )
     assert "US: attack · German: idle" in us.inner_text("#reph .initiative")
+
+
+def test_a_secret_roll_revealed_from_its_owners_page_verifies_on_the_opponents(
+    browser_context: Any, remote: Remote
+) -> None:
+    roll = remote.post("German", "/rolls", {"dice": 2, "purpose": "sniper", "secret": True})
+    row = f"li[data-seq='{roll['seq']}']"
+    us = open_page(browser_context, remote.link("US"))
+    assert us.locator(f"{row} button.reveal").count() == 0  # not the U.S. secret
+    us.locator(f"{row} button.verify").click()
+    us.wait_for_selector(f"{row} .verdict.info")
+    german = open_page(browser_context, remote.link("German"))
+    german.click(f"{row} button.reveal")
+    german.wait_for_selector(f"#row-status-{roll['seq']}.ok")
+    us.wait_for_function(
+        "() => document.querySelector('#log li')?.dataset.type === 'SecretRevealed'",
+        timeout=20_000,
+    )
+    us.locator(f"{row} button.verify").click()
+    us.wait_for_selector(f"{row} .verdict.ok")
+    assert str(roll["dice"]).replace(" ", "") in us.inner_text(f"{row} .verdict").replace(" ", "")
+    # Revealed once: a second reveal is refused with the rule's reason, next to the event.
+    german.click(f"{row} button.reveal")
+    german.wait_for_selector(f"#row-status-{roll['seq']}.error")
+    assert "was revealed by event" in german.inner_text(f"#row-status-{roll['seq']}")

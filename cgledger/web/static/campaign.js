@@ -361,16 +361,23 @@ function eventRow(ev) {
     h("span", { class: "actor" }, ev.actor), " ", h("strong", {}, ev.type), " ", h("span", { class: "summary" }, summary(ev)),
     ev.reverted_by ? h("span", { class: "tag" }, ` reverted by #${ev.reverted_by}`) : "");
   const tools = h("span", { class: "tools" });
+  const said = `row-status-${ev.seq}`;
   if (p.roll) {
     const result = h("span", { class: "verdict", role: "status" });
     tools.append(h("button", { type: "button", class: "verify", onclick: () => verify(p.roll.index, result) }, "verify"), result);
   }
+  // A secret part this page can read, of its own side (or any, for the
+  // referee): it may publish it (POST /events/{seq}/reveal; a roll's seed too).
+  const you = state.campaign.you;
+  if (ev.secret !== null && ev.secret_digest && (p.owner === you || you === "referee")) {
+    tools.append(h("button", { type: "button", class: "reveal", onclick: () => act(() => api.post(`${base}/events/${ev.seq}/reveal`, {}), said) }, "reveal"));
+  }
   tools.append(h("details", {}, h("summary", {}, "dispute / undo"),
-    h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api.post(`${base}/disputes`, { seq: ev.seq, claim: e.target.text.value }), "requests-status"); } },
+    h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api.post(`${base}/disputes`, { seq: ev.seq, claim: e.target.text.value }), said); } },
       h("input", { name: "text", required: true, maxlength: 1000, placeholder: "your claim" }), h("button", { type: "submit" }, "open dispute")),
-    h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api.post(`${base}/undo-requests`, { seqs: [ev.seq], reason: e.target.text.value }), "requests-status"); } },
+    h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api.post(`${base}/undo-requests`, { seqs: [ev.seq], reason: e.target.text.value }), said); } },
       h("input", { name: "text", required: true, maxlength: 500, placeholder: "why undo it" }), h("button", { type: "submit" }, "request undo"))));
-  li.append(" ", tools);
+  li.append(" ", tools, h("span", { class: "status", id: said, role: "status" }));
   return li;
 }
 
