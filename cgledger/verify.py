@@ -83,7 +83,11 @@ def _parse(line: bytes, where: str, seq: int | None) -> dict[str, Any]:
         raise VerificationError(f"{where} is not valid JSON ({exc})", seq) from None
     if not isinstance(obj, dict):
         raise VerificationError(f"{where} is not a JSON object", seq)
-    if dice.canon(obj) != line:
+    try:
+        canonical = dice.canon(obj)
+    except UnicodeEncodeError:  # a lone surrogate (\ud800) has no UTF-8 form
+        raise VerificationError(f"{where} holds text that is not valid Unicode", seq) from None
+    if canonical != line:
         raise VerificationError(f"{where} is not in canonical form (edited?)", seq)
     return obj
 

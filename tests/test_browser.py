@@ -843,6 +843,23 @@ def _forgeries(exports: dict[str, bytes], rolls: dict[str, int]) -> dict[str, by
         "a CG definition off its hash": forged(
             "US", lambda h, e: e[0]["payload"]["definition"].update(title="edited")
         ),
+        "a reveal naming its roll by a string": forged(
+            "US",
+            lambda h, e: e[reveal]["payload"].update(
+                index=str(e[reveal]["payload"]["index"]), seed="00" * 32
+            ),
+        ),
+        "a secret part without its dice": forged(
+            "referee", lambda h, e: e[revealed]["secret"].pop("dice")
+        ),
+        "a public roll without its seed": forged("US", lambda h, e: roll_of(e, public).pop("seed")),
+        "a table definition off its hash": forged(
+            "US",
+            lambda h, e: next(x for x in e if x["type"] == "TableDefined")["payload"][
+                "definition"
+            ].update(title="edited"),
+        ),
+        "a lone surrogate": exports["US"].replace(b'"publicly"', b'"\\ud800"', 1),
         "a null header": b"null\n" + exports["US"].split(b"\n", 1)[1],
         "truncated": exports["US"][:-1],
     }
@@ -868,6 +885,7 @@ def test_the_page_and_cgledger_verify_agree_on_every_export(
     asked = remote.post("US", "/undo-requests", {"seqs": [mistaken["seq"]], "reason": "wrong"})
     remote.post("German", f"/undo-requests/{asked['id']}/approve")
     remote.post("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"})
+    remote.post("German", "/rg-determinations")  # a table roll, its table recorded
     undo = remote.get("referee", "/events?type=UndoApplied")["items"][0]["seq"]
     exports = {
         role: remote.http.get(remote.url + "/export", headers=remote.h(role)).content
@@ -955,6 +973,7 @@ def test_a_secret_roll_revealed_from_its_owners_page_verifies_on_the_opponents(
     us.locator(f"{row} button.verify").click()
     us.wait_for_selector(f"{row} .verdict.info")
     german = open_page(browser_context, remote.link("German"))
+    german.on("dialog", lambda dialog: dialog.accept())  # "A reveal cannot be taken back"
     german.click(f"{row} button.reveal")
     german.wait_for_selector(f"#row-status-{roll['seq']}.ok")
     us.wait_for_function(
@@ -964,7 +983,46 @@ def test_a_secret_roll_revealed_from_its_owners_page_verifies_on_the_opponents(
     us.locator(f"{row} button.verify").click()
     us.wait_for_selector(f"{row} .verdict.ok")
     assert str(roll["dice"]).replace(" ", "") in us.inner_text(f"{row} .verdict").replace(" ", "")
-    # Revealed once: a second reveal is refused with the rule's reason, next to the event.
-    german.click(f"{row} button.reveal")
-    german.wait_for_selector(f"#row-status-{roll['seq']}.error")
-    assert "was revealed by event" in german.inner_text(f"#row-status-{roll['seq']}")
+    # Revealed once: its button is gone.
+    german.wait_for_function(
+        "(sel) => document.querySelector(sel + ' button.reveal') === null", arg=row
+    )
+
+
+def test_an_answer_cut_off_then_a_reload_still_rolls_once(
+    browser_context: Any, remote: Remote
+) -> None:
+    """The server rolled and answered 201, but the body was cut off on the way;
+    the player reloads the page and rolls again: the same key and nonce go
+    out (they are kept in the tab until an answer is read whole)."""
+    page = open_page(browser_context, remote.link("US"))
+    keys: list[str] = []
+
+    def cut_first(route: Any) -> None:
+        keys.append(route.request.headers["idempotency-key"])
+        if len(keys) == 1:
+            answer = route.fetch()
+            route.fulfill(status=answer.status, headers=answer.headers, body=answer.body()[:20])
+        else:
+            route.continue_()
+
+    page.route(f"**/v1/campaigns/{remote.id}/rolls", cut_first)
+    page.fill("#free-purpose", "Escape of 4-6-7 in B3")
+    page.click("#free-form button")
+    page.wait_for_selector("#roll-result.error")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    page.fill("#free-purpose", "Escape of 4-6-7 in B3")
+    page.click("#free-form button")
+    page.wait_for_selector("#roll-result.ok")
+    assert len(keys) == 2
+    assert keys[0] == keys[1]
+    assert len(remote.get("referee", "/events?type=DiceRolled")["items"]) == 1
+    page.close()
+
+
+def test_my_link_gives_the_token_back(browser_context: Any, remote: Remote) -> None:
+    page = open_page(browser_context, remote.link("German"))
+    page.click("#my-link")
+    assert page.input_value("#my-link-text") == remote.link("German")
+    page.close()

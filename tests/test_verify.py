@@ -729,3 +729,11 @@ def test_missing_final_newline_names_the_last_seq(story: Story) -> None:
     data = story.exports["US"]
     err = fails(data[:-1])
     assert err.seq == len(split(data)) - 1
+
+
+def test_a_lone_surrogate_is_a_verification_error_not_a_crash() -> None:
+    """JSON may spell a lone surrogate (``"\\ud800"``) that has no UTF-8 form:
+    the verifier refuses the line instead of raising UnicodeEncodeError."""
+    line = b'{"note":"\\ud800"}'
+    with pytest.raises(VerificationError, match="not valid Unicode"):
+        verify_bytes(line + b"\n" + line + b"\n")

@@ -16,13 +16,44 @@ export class ApiError extends Error {
   }
 }
 
+// How long an unanswered request's key and nonce are kept for a retry.
+const PENDING_MS = 15 * 60 * 1000;
+
 export class Api {
-  constructor(token = null) {
+  // One Idempotency-Key (and client nonce) per thing the player asked for,
+  // kept until the server gives a definite answer, in this tab's
+  // sessionStorage (``store``) so a reload keeps it too: a second click after
+  // a lost answer repeats the same request, so it can never roll twice.
+  constructor(token = null, store = null) {
     this.token = token;
-    // One Idempotency-Key (and client nonce) per thing the player asked for,
-    // kept until the server gives a definite answer: a second click after a
-    // lost answer repeats the same request, so it can never roll twice.
+    this.store = store;
     this.pending = new Map();
+    try {
+      const kept = store ? JSON.parse(sessionStorage.getItem(store) || "{}") : {};
+      for (const [intent, once] of Object.entries(kept)) {
+        if (Date.now() - once.at < PENDING_MS) this.pending.set(intent, once);
+      }
+    } catch { /* storage off or unreadable: memory only */ }
+  }
+
+  keep() {
+    if (!this.store) return;
+    try { sessionStorage.setItem(this.store, JSON.stringify(Object.fromEntries(this.pending))); }
+    catch { /* storage off: memory only */ }
+  }
+
+  intentOf(intent) {
+    let once = this.pending.get(intent);
+    if (!once || Date.now() - once.at >= PENDING_MS) {
+      once = { key: randomHex(16), nonce: randomHex(16), at: Date.now() };
+      this.pending.set(intent, once);
+      this.keep();
+    }
+    return once;
+  }
+
+  settle(intent) {
+    if (intent !== null && this.pending.delete(intent)) this.keep();
   }
 
   headers(extra = {}) {
@@ -36,8 +67,7 @@ export class Api {
     let intent = null;
     if (body !== undefined) {
       intent = `${method} ${path} ${JSON.stringify(body)}`;
-      let once = this.pending.get(intent);
-      if (!once) this.pending.set(intent, (once = { key: randomHex(16), nonce: randomHex(16) }));
+      const once = this.intentOf(intent);
       // DESIGN §2: the client's own nonce, so the server cannot pick the dice.
       const sent = nonce ? { ...body, client_nonce: once.nonce } : body;
       init.body = JSON.stringify(sent);
@@ -45,16 +75,21 @@ export class Api {
       init.headers["Idempotency-Key"] = once.key;
     }
     const r = await fetch(path, init);  // a network failure keeps the intent's key
-    if (intent !== null && r.status < 500 && r.status !== 429) this.pending.delete(intent);
+    const definite = r.status < 500 && r.status !== 429;
     if (!r.ok) {
       let problem = null;
       try { problem = await r.json(); } catch { /* not JSON */ }
+      if (definite) this.settle(intent);
       throw new ApiError(r.status, problem);
     }
-    if (text) return r.text();
-    if (raw) return r.arrayBuffer();
-    if (r.headers.get("content-type")?.includes("json")) return r.json();
-    return r.arrayBuffer();
+    // The key goes only once the whole answer is read: a body cut off on the
+    // way is a lost answer, and the next click must repeat the request.
+    let out;
+    if (text) out = await r.text();
+    else if (raw || !r.headers.get("content-type")?.includes("json")) out = await r.arrayBuffer();
+    else out = await r.json();
+    this.settle(intent);
+    return out;
   }
 
   get(path, opts) { return this.request("GET", path, opts); }

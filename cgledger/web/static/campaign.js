@@ -19,15 +19,17 @@ function takeToken() {
   const key = `cgledger:token:${cid}`;
   const fresh = tokenFromFragment();
   if (fresh) {
-    try { sessionStorage.setItem(key, fresh); } catch { /* storage off: the fragment is all we have */ }
-    history.replaceState(null, "", location.pathname + location.search);
+    try {
+      sessionStorage.setItem(key, fresh);
+      history.replaceState(null, "", location.pathname + location.search);
+    } catch { /* storage off: the token stays in the fragment, or a reload would lose it */ }
     return fresh;
   }
   try { return sessionStorage.getItem(key); } catch { return null; }
 }
 window.addEventListener("hashchange", () => { if (tokenFromFragment()) location.reload(); });
-const api = new Api(takeToken());
-const state = { campaign: null, definition: null, tables: [], oldest: null, logKey: null, commitments: null, feedAt: 0 };
+const api = new Api(takeToken(), `cgledger:pending:${cid}`);
+const state = { campaign: null, definition: null, tables: [], oldest: null, logKey: null, commitments: null, feedAt: 0, revealed: new Set() };
 const body = (id) => document.querySelector(`#${id} .body`);
 
 function problem(el, e) {
@@ -54,7 +56,12 @@ async function guarded(id, fn, { force = false } = {}) {
   if (!force && busy(id)) { $(id).dataset.stale = "true"; return; }
   delete $(id).dataset.stale;
   const ticket = (tickets[id] = (tickets[id] || 0) + 1);
-  const fresh = () => tickets[id] === ticket;
+  // Still the newest request, and the player has not begun typing meanwhile.
+  const fresh = () => {
+    if (tickets[id] !== ticket) return false;
+    if (!force && busy(id)) { $(id).dataset.stale = "true"; return false; }
+    return true;
+  };
   try { await fn(fresh); } catch (e) { if (fresh()) problem(body(id), e); }
 }
 
@@ -369,8 +376,12 @@ function eventRow(ev) {
   // A secret part this page can read, of its own side (or any, for the
   // referee): it may publish it (POST /events/{seq}/reveal; a roll's seed too).
   const you = state.campaign.you;
-  if (ev.secret !== null && ev.secret_digest && (p.owner === you || you === "referee")) {
-    tools.append(h("button", { type: "button", class: "reveal", onclick: () => act(() => api.post(`${base}/events/${ev.seq}/reveal`, {}), said) }, "reveal"));
+  if (ev.secret !== null && ev.secret_digest && (p.owner === you || you === "referee") && !state.revealed.has(ev.seq)) {
+    const reveal = () => {
+      if (!window.confirm(`Reveal event ${ev.seq} to everyone? A reveal cannot be taken back.`)) return;
+      act(() => api.post(`${base}/events/${ev.seq}/reveal`, {}), said);
+    };
+    tools.append(h("button", { type: "button", class: "reveal", onclick: reveal }, "reveal"));
   }
   tools.append(h("details", {}, h("summary", {}, "dispute / undo"),
     h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api.post(`${base}/disputes`, { seq: ev.seq, claim: e.target.text.value }), said); } },
@@ -407,22 +418,26 @@ async function verify(index, out) {
   } catch (e) { setStatus(out, `✗ ${e.message}`, "error"); }
 }
 
-function logQuery(after, limit, before) {
+// The log's filters, read once per load so one load never mixes two.
+function logFilters() {
+  return { type: $("log-type").value, actor: $("log-actor").value, reverted: $("log-reverted").checked };
+}
+function logQuery(f, after, limit, before) {
   const q = new URLSearchParams({ after, limit });
   if (before) q.set("before", before);
-  if ($("log-type").value) q.set("type", $("log-type").value);
-  if ($("log-actor").value) q.set("actor", $("log-actor").value);
-  if (!$("log-reverted").checked) q.set("reverted", "false");
+  if (f.type) q.set("type", f.type);
+  if (f.actor) q.set("actor", f.actor);
+  if (!f.reverted) q.set("reverted", "false");
   return q;
 }
-const filtered = () => Boolean($("log-type").value || $("log-actor").value || !$("log-reverted").checked);
+const isFiltered = (f) => Boolean(f.type || f.actor || !f.reverted);
 const PAGE = 50;
 
 // Every matching event with after < seq < before, oldest first.
-async function eventsBetween(after, before) {
+async function eventsBetween(f, after, before) {
   const items = [];
   for (;;) {
-    const page = await api.get(`${base}/events?${logQuery(after, 500, before)}`);
+    const page = await api.get(`${base}/events?${logQuery(f, after, 500, before)}`);
     items.push(...page.items);
     if (page.next_after === null || page.next_after === undefined) return items;
     after = page.next_after;
@@ -432,12 +447,12 @@ async function eventsBetween(after, before) {
 // The newest PAGE matching events below ``before``, read back from the newest
 // end a window at a time (DESIGN §3 paging, with ``before``); and the lowest
 // seq from which every match is now shown.
-async function pageBack(before) {
+async function pageBack(f, before) {
   const found = [];
   let upto = before;
   while (found.length < PAGE && upto > 1) {
-    const from = Math.max(0, upto - 1 - (filtered() ? 500 : PAGE));
-    found.unshift(...(await eventsBetween(from, upto)));
+    const from = Math.max(0, upto - 1 - (isFiltered(f) ? 500 : PAGE));
+    found.unshift(...(await eventsBetween(f, from, upto)));
     upto = from + 1;
   }
   const shown = found.slice(-PAGE);
@@ -446,28 +461,41 @@ async function pageBack(before) {
 
 async function loadLog(fresh = () => true) {
   const version = state.campaign.version;
+  const f = logFilters();
+  const key = JSON.stringify(f);
   let items;
-  const key = `${$("log-type").value}|${$("log-actor").value}|${$("log-reverted").checked}`;
-  if (state.oldest !== null && state.logKey === key && version - state.oldest < 2000) {
-    items = await eventsBetween(state.oldest - 1, version + 1);  // keep the older pages shown
+  let oldest = state.oldest;
+  if (oldest !== null && state.logKey === key && version - oldest < 2000) {
+    items = await eventsBetween(f, oldest - 1, version + 1);  // keep the older pages shown
   } else {
-    const got = await pageBack(version + 1);
+    const got = await pageBack(f, version + 1);
     items = got.items;
-    state.oldest = got.oldest;
+    oldest = got.oldest;
   }
   if (!fresh()) return;
+  state.oldest = oldest;
   state.logKey = key;
+  noteReveals(items);
   body("log").replaceChildren(...items.reverse().map(eventRow));
   $("log-older").disabled = state.oldest <= 1;
   const types = new Set([...$("log-type").options].map((o) => o.value));
   for (const ev of items) if (!types.has(ev.type)) { types.add(ev.type); $("log-type").append(h("option", { value: ev.type }, ev.type)); }
 }
 
-async function olderEvents() {
-  const got = await pageBack(state.oldest);
+async function olderEvents(fresh = () => true) {
+  const f = logFilters();
+  const got = await pageBack(f, state.oldest);
+  if (!fresh() || state.logKey !== JSON.stringify(f)) return;
+  noteReveals(got.items);
   body("log").append(...got.items.reverse().map(eventRow));
   state.oldest = got.oldest;
   $("log-older").disabled = state.oldest <= 1;
+  refreshSoon();  // a live event that came meanwhile
+}
+
+// The events a SecretRevealed in view has revealed: no reveal button on them.
+function noteReveals(items) {
+  for (const ev of items) if (ev.type === "SecretRevealed" && ev.payload) state.revealed.add(ev.payload.of_seq);
 }
 
 // ------------------------------------------------------------------ exports
@@ -516,17 +544,27 @@ function refreshSoon() {
   pending = setTimeout(() => refresh().catch(() => {}), 250);
 }
 
-// One refresh at a time; what arrives meanwhile asks for one more after it.
+// One redraw at a time; what arrives meanwhile asks for one more after it.
+// The promise settles once no redraw is wanted, so an action's "done" comes
+// after the redraw that shows it.
 let running = null;
-let queued = null;
-async function refresh(force = false) {
-  if (running) {
-    queued = { force: force || (queued && queued.force) };
-    return running;
+let wanted = null;
+function refresh(force = false) {
+  wanted = { force: force || Boolean(wanted && wanted.force) };
+  if (!running) {
+    running = (async () => {
+      try {
+        while (wanted) {
+          const now = wanted;
+          wanted = null;
+          await redraw(now.force).catch(() => {});
+        }
+      } finally {
+        running = null;
+      }
+    })();
   }
-  running = redraw(force);
-  try { await running; } finally { running = null; }
-  if (queued) { const again = queued; queued = null; await refresh(again.force); }
+  return running;
 }
 
 async function redraw(force) {
@@ -591,6 +629,15 @@ async function main() {
   }
   $("log-older").addEventListener("click", () => guarded("log", olderEvents, { force: true }));
   setupExport();
+  $("my-link").addEventListener("click", () => {
+    // The link this page was opened with: the token is kept only in this tab.
+    const link = `${location.origin}/c/${encodeURIComponent(cid)}#token=${encodeURIComponent(api.token)}`;
+    const out = $("my-link-text");
+    out.value = link;
+    out.classList.remove("hidden");
+    out.select();
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).catch(() => {});
+  });
   for (const id of ["reph", "requests", "log"]) {
     $(id).addEventListener("focusout", () => setTimeout(() => { if ($(id).dataset.stale && !busy(id)) refreshSoon(); }, 300));
     $(id).addEventListener("toggle", () => { if ($(id).dataset.stale && !busy(id)) refreshSoon(); }, true);

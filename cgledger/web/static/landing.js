@@ -36,6 +36,13 @@ async function create(event) {
     const definition = await readDefinition();
     if (definition !== undefined) body.definition = definition;
     const made = await api.post("/v1/campaigns", body);
+    if (!made.tokens) {
+      // A retry after a lost answer replays the creation without its tokens
+      // (only their hashes are kept): that campaign cannot be opened.
+      setStatus(status, `campaign ${made.id} was created, but its links were lost with the answer; create the campaign again`, "error");
+      api.pending.clear();
+      return;
+    }
     setStatus(status, `created campaign ${made.id}`, "ok");
     $("create-form").reset();
     fillCampaigns();

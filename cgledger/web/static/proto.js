@@ -13,11 +13,14 @@ export function canonText(x) {
     if (typeof x === "number" && !Number.isInteger(x)) {
       throw new Error("canon: only integers appear in cgledger records");
     }
+    if (typeof x === "string" && /\p{Cs}/u.test(x)) {
+      throw new Error("canon: a lone surrogate is not valid Unicode");  // it has no UTF-8 form
+    }
     return JSON.stringify(x);
   }
   if (Array.isArray(x)) return "[" + x.map(canonText).join(",") + "]";
   const keys = Object.keys(x).sort(codePointOrder);
-  return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonText(x[k])).join(",") + "}";
+  return "{" + keys.map((k) => canonText(k) + ":" + canonText(x[k])).join(",") + "}";
 }
 
 function codePointOrder(a, b) {
@@ -221,8 +224,9 @@ const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x)
 // undo naming only earlier events; each reveal following the roll it names,
 // once; every roll at the next index, under a commitment published before it
 // (once), of 1 or 2 dice and a boolean `secret`; every public or revealed seed
-// opening its commitment and giving the recorded dice. It does not re-read
-// table results or re-count LVP (`cgledger verify` does). `progress(done,
+// opening its commitment and giving the recorded dice; each table definition
+// its content hash, once. It does not re-read table results or re-count the
+// LVP, nor the checks those imply (`cgledger verify` does them all). `progress(done,
 // total)` is called as it goes. Never throws: a malformed file is a failure.
 // Returns {ok, error?, seq?, campaign, viewer, events, rolls, recomputed, hidden, head}.
 export async function verifyExport(bytes, progress = () => {}) {
@@ -259,6 +263,7 @@ async function checkExport(bytes, progress, report) {
   const commitments = new Map();
   const rolls = [];
   const revealed = new Map();
+  const tables = new Set();
   const total = lines.length - 1;
   for (let n = 1; n < lines.length; n++) {
     const obj = parse(lines[n], `line ${n + 1}`, n);
@@ -296,6 +301,14 @@ async function checkExport(bytes, progress, report) {
       if (p.roll.index !== rolls.length) throw new Bad(`roll index ${p.roll.index} out of order (expected ${rolls.length})`, n);
       rolls.push({ seq: n, roll: p.roll, secret: obj.secret });
     }
+    if (obj.type === "TableDefined") {
+      const digest = p.hash;
+      if (!isObject(p.definition) || (await sha256Hex(enc.encode("cgledger/v1/table\n"), canon(p.definition))) !== digest) {
+        throw new Bad("the table definition does not match its hash", n);
+      }
+      if (tables.has(digest)) throw new Bad(`table definition ${String(digest).slice(0, 12)} recorded twice`, n);
+      tables.add(digest);
+    }
     if (obj.type === "CampaignCreated" || obj.type === "DefinitionAmended") {
       const doc = p.definition;
       const recorded = "definition_hash" in p ? p.definition_hash : p.hash;
@@ -312,6 +325,7 @@ async function checkExport(bytes, progress, report) {
     if (obj.type === "SecretRevealed") {
       if (!Number.isInteger(p.of_seq) || p.of_seq < 1 || p.of_seq >= n) throw new Bad("a reveal must follow the event it reveals", n);
       if ("seed" in p) {
+        if (!Number.isInteger(p.index)) throw new Bad(`the reveal names roll ${JSON.stringify(p.index)} wrongly`, n);
         const r = rolls[p.index];
         if (!r || r.seq !== p.of_seq) throw new Bad(`the reveal names roll ${JSON.stringify(p.index)} wrongly`, n);
         if (revealed.has(p.index)) throw new Bad(`roll ${p.index} is revealed twice`, n);
@@ -333,12 +347,17 @@ async function checkExport(bytes, progress, report) {
     if (published.c !== roll.commitment) throw new Bad(`roll ${roll.index} does not use its published commitment`, seq);
     if (roll.count !== 1 && roll.count !== 2) throw new Bad(`roll ${roll.index} has ${JSON.stringify(roll.count)} dice; 1 or 2 allowed`, seq);
     if (typeof roll.secret !== "boolean") throw new Bad(`roll ${roll.index} has no boolean 'secret' flag`, seq);
+    for (const k of ["commitment", "client_nonce", "purpose", "side"]) {
+      if (typeof roll[k] !== "string") throw new Bad(`roll ${roll.index} has no ${k}`, seq);
+    }
     let seed, dice;
     if (roll.secret) {
       seed = revealed.get(roll.index);
-      dice = secret !== null && secret !== undefined ? secret.dice : null;
+      if (secret !== null && (!isObject(secret) || !("dice" in secret))) throw new Bad(`roll ${roll.index}'s secret part holds no dice`, seq);
+      dice = secret !== null ? secret.dice : null;
       if (seed !== undefined && (dice === null || dice === undefined)) throw new Bad(`roll ${roll.index} was revealed but its dice are missing`, seq);
     } else {
+      if (!("seed" in roll) || !("dice" in roll)) throw new Bad(`public roll ${roll.index} has no seed or dice`, seq);
       seed = roll.seed;
       dice = roll.dice;
     }
