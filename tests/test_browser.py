@@ -1026,3 +1026,46 @@ def test_my_link_gives_the_token_back(browser_context: Any, remote: Remote) -> N
     page.click("#my-link")
     assert page.input_value("#my-link-text") == remote.link("German")
     page.close()
+
+
+def test_an_rg_bought_and_determined_on_the_page_stays_a_stub_to_the_opponent(
+    browser_context: Any, remote: Remote
+) -> None:
+    """8.619: the German buys I1 off its chart, secretly, for map group Sx; the
+    RG Purchase Record (8.6198) lists the rolls it needs (8.620), each made
+    with one click; the U.S. page shows a stub and never the RG."""
+    german = open_page(browser_context, remote.link("German"))
+    us = open_page(browser_context, remote.link("US"))
+    german.select_option("#buy-form select[name=rg]", "I1")
+    german.select_option("#buy-form select[name=map_group]", "Sx")
+    german.click("#buy-form button")
+    german.wait_for_selector("#purchases .record[data-side=German] tr[data-rg=I1]")
+    row = "#purchases .record[data-side=German] tr[data-rg=I1]"
+    for _ in range(10):
+        if german.locator(f"{row} button.determine").count() == 0:
+            break
+        german.click(f"{row} button.determine")
+        german.wait_for_selector("#purchases-status.ok, #purchases-status.error")
+        assert "error" not in german.get_attribute("#purchases-status", "class"), german.inner_text(
+            "#purchases-status"
+        )
+    (mine,) = remote.get("German", "/rg-record?side=German")["rows"]
+    assert mine["needs"] == []
+    assert german.inner_text(f"{row} td[data-col=strength]") == cell_text(mine["strength"])
+    (stub,) = remote.get("US", "/rg-record?side=German")["rows"]
+    assert stub["redacted"] is True
+    us.wait_for_selector(
+        f"#purchases .record[data-side=German] tr.redacted[data-seq='{stub['seq']}']",
+        timeout=20_000,
+    )
+    shown = us.inner_text("#purchases .record[data-side=German]")
+    assert "I1" not in shown
+    assert "Grenadier" not in shown
+    # The determination rolls were made with the page's own nonce.
+    rolls = [
+        e["payload"]["roll"]
+        for e in remote.get("referee", "/events?actor=German&limit=500")["items"]
+        if "roll" in e["payload"]
+    ]
+    assert rolls
+    assert {r["nonce_source"] for r in rolls} == {"client"}

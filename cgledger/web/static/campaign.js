@@ -38,7 +38,7 @@ function problem(el, e) {
 
 // A card the player is typing in (or has a form open in) is not redrawn
 // under their fingers; it catches up when they leave it.
-const FORMS = new Set(["reph", "requests", "log"]);
+const FORMS = new Set(["reph", "purchases", "requests", "log"]);
 function busy(id) {
   if (!FORMS.has(id)) return false;
   const card = $(id);
@@ -188,6 +188,61 @@ async function loadRosters(fresh = () => true) {
         h("thead", {}, h("tr", {}, cols.map((col) => h("th", { scope: "col" }, col.replaceAll("_", " "))))),
         h("tbody", {}, rows))));
   }));
+}
+
+// ------------------------------------------------------------------ RG Purchase Record
+// 8.619/8.6198 (9.617/9.6178): buy off the side's own chart, then make the
+// rolls each RG needs (8.620, 9.618). The opponent's record is stubs.
+const RECORD = ["seq", "cg_date", "rg", "name", "cpp", "map_group", "strength", "units", "quality", "models", "sw", "equipment", "leader", "needs"];
+
+function pieces(v) {
+  return Array.isArray(v) && v.length && typeof v[0] === "object" && v[0] !== null
+    ? v.map((p) => `${p.piece || p.name || "?"}${p.received === false ? " (lost)" : ""}`).join(", ")
+    : fmt(v);
+}
+
+async function loadPurchases(fresh = () => true) {
+  const c = state.campaign;
+  const views = await Promise.all(c.sides.map((sd) => api.get(`${base}/rg-record?side=${encodeURIComponent(sd)}`).catch((e) => e)));
+  if (!fresh()) return;
+  const parts = [];
+  const chart = ((state.definition || {}).rg_chart || {})[c.you] || [];
+  if (chart.length) {
+    const groups = mapGroups();
+    parts.push(h("form", { id: "buy-form", class: "row", onsubmit: (e) => {
+      e.preventDefault();
+      const f = e.target.elements;
+      const order = { rg: f.rg.value, secret: f.secret.checked };
+      if (groups.length) order.map_group = f.map_group.value;
+      act(() => api.post(`${base}/rg-purchases`, order), "purchases-status");
+    } },
+      h("label", {}, "RG ", h("select", { name: "rg" }, chart.map((e) => h("option", { value: e.id }, `${e.id} ${e.name} (${e.cpp} CPP)`)))),
+      groups.length ? h("label", {}, "map group ", h("select", { name: "map_group" }, groups.map((g) => h("option", { value: g }, g)))) : null,
+      h("label", { class: "inline" }, h("input", { type: "checkbox", name: "secret", checked: true }), " secret"),
+      h("button", { type: "submit" }, "buy")));
+  }
+  parts.push(h("p", { class: "status", id: "purchases-status", role: "status" }));
+  views.forEach((v, i) => {
+    const side = c.sides[i];
+    if (v instanceof Error) { parts.push(h("p", { class: "status error" }, `${side}: ${v.message}`)); return; }
+    const rows = v.rows.map((row) => {
+      if (row.redacted) return h("tr", { class: "redacted", dataset: { seq: row.seq } }, h("td", {}, row.seq), h("td", {}, row.cg_date), h("td", { colspan: RECORD.length - 2 }, "a secret purchase"));
+      const cells = RECORD.map((col) => {
+        const hidden = (row.hidden || []).includes(col) || (col === "needs" && row.needs === null);
+        const value = col === "sw" || col === "equipment" ? pieces(row[col]) : col === "needs" ? (row.needs || []).join("; ") || "–" : fmt(row[col]);
+        return h("td", { dataset: { col }, class: hidden ? "hidden-value" : null }, hidden ? "hidden" : value);
+      });
+      if (side === c.you && row.needs && row.needs.length) {
+        cells[cells.length - 1].append(" ", h("button", { type: "button", class: "determine", onclick: () => act(() => api.roll(`${base}/rg-determinations`, { for_purchase: row.seq, item: row.item }), "purchases-status") }, "roll it"));
+      }
+      return h("tr", { dataset: { seq: row.seq, rg: row.rg } }, cells);
+    });
+    parts.push(h("div", { class: "record", dataset: { side } }, h("h3", {}, `${side}${side === c.you ? " (yours)" : ""}`),
+      rows.length ? h("div", { class: "scroll" }, h("table", { class: "paper" },
+        h("thead", {}, h("tr", {}, RECORD.map((col) => h("th", { scope: "col" }, col.replaceAll("_", " "))))),
+        h("tbody", {}, rows))) : h("p", {}, "nothing bought yet")));
+  });
+  body("purchases").replaceChildren(...parts);
 }
 
 // ------------------------------------------------------------------ LVP
@@ -570,7 +625,7 @@ function refresh(force = false) {
 async function redraw(force) {
   await loadCampaign();
   const opts = { force };
-  await Promise.all([guarded("reph", loadReph, opts), guarded("rosters", loadRosters), guarded("lvp", loadLvp),
+  await Promise.all([guarded("reph", loadReph, opts), guarded("rosters", loadRosters), guarded("purchases", loadPurchases, opts), guarded("lvp", loadLvp),
     guarded("dice", loadDice), guarded("requests", loadRequests, opts), guarded("log", loadLog, opts),
     Number($("map-at").value) >= Number($("map-at").max) ? guarded("map", loadMap) : null]);
   document.body.dataset.version = String(state.campaign.version);
@@ -638,7 +693,7 @@ async function main() {
     out.select();
     if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).catch(() => {});
   });
-  for (const id of ["reph", "requests", "log"]) {
+  for (const id of ["reph", "purchases", "requests", "log"]) {
     $(id).addEventListener("focusout", () => setTimeout(() => { if ($(id).dataset.stale && !busy(id)) refreshSoon(); }, 300));
     $(id).addEventListener("toggle", () => { if ($(id).dataset.stale && !busy(id)) refreshSoon(); }, true);
   }
