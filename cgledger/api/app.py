@@ -30,6 +30,7 @@ from cgledger.api.deps import (
     IfMatch,
     RequestIds,
     RulesetId,
+    SideParam,
     TableId,
     _appended,
     _etag,
@@ -645,9 +646,7 @@ def _install_routes(app: FastAPI) -> None:  # noqa: PLR0915 - one place lists ev
         campaign_id: CampaignId,
         response: Response,
         caller: Auth,
-        side: Annotated[
-            str | None, Query(description="Defaults to the caller's side", max_length=40)
-        ] = None,
+        side: SideParam = None,
         at: At = None,
     ) -> dict[str, Any]:
         """The side's CG Roster (the ruleset's columns, e.g. the CPP columns of

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, Path, Request, Response
+from fastapi import Depends, Header, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -61,6 +61,8 @@ def problem(
 bearer = HTTPBearer(auto_error=False, description="A token returned by POST /v1/campaigns")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 CampaignId = Annotated[str, Path(description="Campaign id", max_length=100)]
+#: ``?side=`` of a side's read model; the referee must name it (``_side``).
+SideParam = Annotated[str | None, Query(description="Defaults to the caller's side", max_length=40)]
 RulesetId = Annotated[str, Path(description="Ruleset id (GET /v1/rulesets)", max_length=40)]
 TableId = Annotated[str, Path(description="Table id (GET /v1/rulesets/{r}/tables)", max_length=100)]
 IdempotencyKey = Annotated[

@@ -6,12 +6,12 @@ the ruleset's actions (``POST /rg-purchases``, ``/rg-determinations``,
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import FastAPI, Query, Response
+from fastapi import FastAPI, Response
 
 from cgledger.api.audit import At, as_of
-from cgledger.api.deps import Auth, CampaignId, _etag, _side
+from cgledger.api.deps import Auth, CampaignId, SideParam, _etag, _side
 from cgledger.api.models import RGRecordView
 from cgledger.projections.roster import rg_record_view
 
@@ -27,9 +27,7 @@ def install_purchase_routes(app: FastAPI) -> None:
         campaign_id: CampaignId,
         response: Response,
         caller: Auth,
-        side: Annotated[
-            str | None, Query(description="Defaults to the caller's side", max_length=40)
-        ] = None,
+        side: SideParam = None,
         at: At = None,
     ) -> dict[str, Any]:
         """The side's RG Purchase Record (8.6198, 9.6178): one row per RG

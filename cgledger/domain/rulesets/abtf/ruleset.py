@@ -89,7 +89,6 @@ CPP = CppScheme(
     replenish_summary="9.616: the CPP Base # (9.6161) plus a Secret DR of the side (9.6162).",
     initial_na="9.6",
     purchase="9.617",
-    rg_id="9.6171",
     halve_left=True,
     extras=campaign_exhaustion,
     purchases=ABTF_PURCHASES,

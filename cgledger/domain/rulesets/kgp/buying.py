@@ -888,9 +888,10 @@ def _row_view(
     if not row["ob"]:
         bought[row["rg"]] = p = bought.get(row["rg"], 0) + 1
         r = None if cg_max is None else cg_max - p
-    needs = book.missing(rules, side, entry, row) if entry else []
+    every = _all_needs(rules, side, entry, row)  # once per row: missing ones filtered below
+    needs = [n for n in every if n.key not in results]  # book.missing, without a second call
     strength = _value(shown, "strength")
-    depletes = any(n.key == "strength" for n in _all_needs(rules, side, entry, row))
+    depletes = any(n.key == "strength" for n in every)
     units = list(entry.get("units") or ())
     count = None
     if units and (not depletes or strength is not None):

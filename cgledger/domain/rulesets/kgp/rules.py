@@ -73,9 +73,8 @@ class CppScheme:
     ``replenish``: the CPP Replenishment step (8.616, 9.616), read off the
     ``replenish_table``; ``initial_na``: the rule that makes it NA before the
     Initial Scenario (8.6162; ABtF lists 9.616 without '†'); ``purchase``: the
-    RG purchase step (8.619, 9.617); ``rg_id``: the rule that defines RG IDs;
-    ``recon``: the
-    Recon step, if the ruleset has one (8.622). ``halve_left``: unspent CPP
+    RG purchase step (8.619, 9.617); ``recon``: the Recon step, if the
+    ruleset has one (8.622). ``halve_left``: unspent CPP
     are divided by two, FRU, into Left (9.617). ``extras``: public fields of
     a roster line for a CG Date (e.g. ABtF's Campaign Exhaustion DRM).
     """
@@ -85,7 +84,6 @@ class CppScheme:
     replenish_summary: str
     initial_na: str
     purchase: str
-    rg_id: str
     recon: str | None = None
     halve_left: bool = False
     extras: Callable[[str], dict[str, Any]] | None = None
@@ -98,7 +96,6 @@ KGP_SCHEME = CppScheme(
     replenish_summary="8.616: the CPP Base # (8.6161) minus a Secret DR of the side.",
     initial_na="8.6162",
     purchase=PURCHASE,
-    rg_id="8.6191",
     recon=RECON,
 )
 
