@@ -416,7 +416,7 @@ def _check_rule_result(
         if (rules is not None and rule in rules.roll_rules()) or obj["type"] == "TableRolled":
             raise VerificationError(f"{rule}: the roll names no table", seq)
         return
-    _check_table_roll(obj, rolled, report)
+    _check_table_roll(obj, values, rolled, report)
     if rules is None:
         return
     problem = rules.verify_result(created, values)
@@ -424,10 +424,12 @@ def _check_rule_result(
         raise VerificationError(problem, seq)
 
 
-def _check_table_roll(obj: dict[str, Any], rolled: list[int], report: Report) -> None:
-    """Re-read a table roll against the definition recorded before it."""
+def _check_table_roll(
+    obj: dict[str, Any], values: dict[str, Any], rolled: list[int], report: Report
+) -> None:
+    """Re-read a table roll (``values``: its payload and visible secret part)
+    against the definition recorded before it."""
     seq = obj["seq"]
-    values = {**obj["payload"], **(obj["secret"] or {})}
     ref = values["table"]
     found = report.tables.get(ref["hash"])
     if found is None or found[1] >= seq:

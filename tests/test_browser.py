@@ -669,7 +669,7 @@ def test_verify_refuses_a_commitment_published_after_the_roll(
             item["seq"] = 10_000
         route.fulfill(json=body)
 
-    page.route("**/events?type=CommitmentsPublished*", later)
+    page.route("**/events?*type=CommitmentsPublished*", later)
     row = f"li[data-seq='{roll['seq']}']"
     page.locator(f"{row} button.verify").click()
     page.wait_for_selector(f"{row} .verdict.error")

@@ -32,6 +32,10 @@ PAGE_HEADERS = {
 }
 
 
+#: The assets' headers: the page's, less the CSP, which governs documents.
+ASSET_HEADERS = {k: v for k, v in PAGE_HEADERS.items() if k != "Content-Security-Policy"}
+
+
 def wants_html(request: Request) -> bool:
     """Whether a browser asked for a page (``Accept: text/html``) rather than JSON."""
     accept = request.headers.get("accept", "")
@@ -47,9 +51,7 @@ class _Assets(StaticFiles):
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         response = await super().get_response(path, scope)
-        response.headers.update(
-            {k: v for k, v in PAGE_HEADERS.items() if k != "Content-Security-Policy"}
-        )
+        response.headers.update(ASSET_HEADERS)
         return response
 
 

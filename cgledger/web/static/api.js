@@ -62,8 +62,8 @@ export class Api {
     return h;
   }
 
-  async request(method, path, { body, text = false, raw = false, headers = {}, nonce = false } = {}) {
-    const init = { method, headers: this.headers(headers), cache: "no-store" };
+  async request(method, path, { body, text = false, raw = false, nonce = false } = {}) {
+    const init = { method, headers: this.headers(), cache: "no-store" };
     let intent = null;
     if (body !== undefined) {
       intent = `${method} ${path} ${JSON.stringify(body)}`;

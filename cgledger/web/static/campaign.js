@@ -447,18 +447,17 @@ function eventRow(ev) {
   return li;
 }
 
+// The commitments published so far, read on from the last batch seen.
 async function publishedCommitment(index) {
-  if (!state.commitments || !state.commitments.has(index)) {
-    state.commitments = new Map();
-    let after = 0;
-    for (;;) {
-      const page = await api.get(`${base}/events?type=CommitmentsPublished&limit=500&after=${after}`);
-      for (const ev of page.items) ev.payload.commitments.forEach((c, i) => state.commitments.set(ev.payload.first_index + i, { c, seq: ev.seq }));
-      if (page.next_after === null || page.next_after === undefined) break;
-      after = page.next_after;
+  const known = state.commitments || (state.commitments = { byIndex: new Map(), after: 0 });
+  if (!known.byIndex.has(index)) {
+    const batches = await eventsBetween({ type: "CommitmentsPublished", actor: "", reverted: true }, known.after);
+    for (const ev of batches) {
+      ev.payload.commitments.forEach((c, i) => known.byIndex.set(ev.payload.first_index + i, { c, seq: ev.seq }));
+      known.after = Math.max(known.after, ev.seq);
     }
   }
-  return state.commitments.get(index) ?? { c: null, seq: null };
+  return known.byIndex.get(index) ?? { c: null, seq: null };
 }
 
 // One click: fetch the roll, then check it here with WebCrypto (proto.js).
