@@ -137,7 +137,6 @@ class PurchaseRules:
     hidden: str | None = None
     #: the RePh step 8.6073 belongs to (8.607)
     hidden_step: str | None = None
-    ob_rule: str = ""
     #: the fewest Equipment pieces a Depleted RG receives, and the rule that says
     #: so (8.6205 EXC), shown as the row's ``note`` when its drs gave fewer
     fewest_pieces: tuple[int, str] | None = None

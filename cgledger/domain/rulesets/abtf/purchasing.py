@@ -176,7 +176,6 @@ RULES = PurchaseRules(
     place="9.621",
     hidden="9.6073",
     hidden_step="9.607",
-    ob_rule="9.6178",
     tables=(
         "abtf:9.6181",
         "abtf:9.6182-star",

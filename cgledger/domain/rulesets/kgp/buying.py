@@ -14,8 +14,8 @@ each CPP line: ``fpp_halves`` (FPP granted on that CG Date), ``fort_halves``
 ``placed``: ``{side: [{"seq", "map_group", "items", "revealed": [i]}]}``.
 
 Secrecy: a secret purchase is one event, whatever it holds, and so is each
-determination roll and Fortification purchase. A Secret roll (8.6201: "Secret
-DR"), and any roll for a secret purchase, names neither its table, its need nor
+determination roll and Fortification purchase. A Secret roll (8.620 EX: "a separate
+Secret DR"), and any roll for a secret purchase, names neither its table, its need nor
 its purchase in public (its purpose reads "<step> RG determination": a
 Depleted platoon's SW drs would otherwise tell its strength), and the first
 such roll records every determination table's definition at once.
@@ -662,6 +662,8 @@ class Purchasing:
         placed = _placed(engine, side)
         per_area: dict[str, int] = _placed_per_area(engine, side, area_of, table)
         rule = rules.fortify or rules.place
+        # Footnote i: only where the table marks items 'i' is an Isolated Location limited.
+        isolating = "i" in "".join(t.flags for t in table.types)
         for i, item in enumerate(body.items):
             ft = table.get(item.type)
             if ft is None:
@@ -686,7 +688,6 @@ class Purchasing:
                     f"{item.hex} is not in one",
                     rule=rule,
                 )
-            isolating = "i" in "".join(t.flags for t in table.types)
             if isolating and area["isolated"] and "i" not in ft.flags:
                 raise RuleViolation(
                     f"{rule}: only items marked 'i' may be added to an Isolated Location; "
@@ -951,11 +952,6 @@ def _all_needs(
     rules: book.PurchaseRules, side: str, entry: Mapping[str, Any], row: book.Row
 ) -> list[book.Need]:
     return [] if rules.needs is None or not entry else rules.needs(side, entry, row)
-
-
-def _column(key: str) -> str:
-    head = key.split(".", 1)[0]
-    return {"vehicles": "models"}.get(head, head)
 
 
 def _value(shown: Mapping[str, Mapping[str, Any]], key: str) -> Any:

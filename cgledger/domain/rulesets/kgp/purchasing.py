@@ -228,7 +228,6 @@ RULES = PurchaseRules(
     place="8.624",
     hidden="8.6073",
     hidden_step="8.607",
-    ob_rule="8.6196",
     tables=(
         _STRENGTH,
         _QUALITY,

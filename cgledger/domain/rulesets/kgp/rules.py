@@ -31,7 +31,7 @@ from cgledger.domain.errors import (
 )
 from cgledger.domain.purchases import PurchaseRules
 from cgledger.domain.requests import Body, Nonce
-from cgledger.domain.rulesets.base import Action, Engine, Rules
+from cgledger.domain.rulesets.base import IDLE, Action, Engine, Rules
 from cgledger.domain.rulesets.kgp import cpp as cppbook
 from cgledger.domain.rulesets.kgp.buying import (
     DeterminationCreate,
@@ -296,8 +296,6 @@ class CppRules(Purchasing, Rules):
     def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
         if kind not in CppRules.state_events:
             return  # an engine event the roster does not read (CG-Scenario End)
-        if kind == "RGPurchased" and "record" not in state:
-            state.update(self.initial_purchase_state({}, list(state["cpp"])))
         if kind != "RGPurchased" and self.apply_purchase(state, kind, seq, values):
             return
         line = state["cpp"][values["side"]][-1]
@@ -660,7 +658,6 @@ def _replenishment_pending(engine: Engine, side: str) -> bool:
 
 SHORTAGE = "8.618"
 #: The scenario type of a CG Date both sides stood Idle on (8.6232).
-IDLE = "idle"
 #: 8.618's table: its band 1 is "≥ 12 ... the German OB suffers from Ammunition Shortage".
 SHORTAGE_BAND = 1
 SHORTAGE_DRM = "scenarios-after-20-am"
