@@ -737,3 +737,27 @@ def test_a_lone_surrogate_is_a_verification_error_not_a_crash() -> None:
     line = b'{"note":"\\ud800"}'
     with pytest.raises(VerificationError, match="not valid Unicode"):
         verify_bytes(line + b"\n" + line + b"\n")
+
+
+def test_a_determination_writing_what_its_band_does_not_fails(client: TestClient) -> None:
+    """8.6201: band 0 of the RG Strength Table writes F, band 1 D (the
+    ruleset's ``PurchaseRules.written``); a forger who flips what the row
+    says, and re-hashes everything, is caught by re-reading the band."""
+    game = Game(client, {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 8}})
+    german = game.h("German")
+    bought = client.post(
+        f"{game.url}/rg-purchases", json={"rg": "I1", "map_group": "Sx"}, headers=german
+    )
+    assert bought.status_code == 201, bought.text
+    rolled = client.post(f"{game.url}/rg-determinations", json={}, headers=german)
+    assert rolled.status_code == 201, rolled.text
+    data = client.get(f"{game.url}/export", headers=game.h("referee")).content
+    assert verify_bytes(data).rule_results_checked >= 1
+    header, events = parse(data)
+    (event,) = [e for e in events if e["type"] == "RGDetermined"]
+    part = event["secret"]
+    assert part["need"] == "strength"
+    assert part["value"] in ("F", "D")
+    part["value"] = "D" if part["value"] == "F" else "F"
+    with pytest.raises(VerificationError, match=r"8\.620: band \d of kgp:8\.6201 writes"):
+        verify_bytes(reseal(header, events))

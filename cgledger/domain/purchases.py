@@ -107,6 +107,12 @@ class FortTable:
         return None
 
 
+#: What a Strength roll writes in the record, by band: Full or Depleted (8.6201, 9.6181).
+FULL_DEPLETED = ("F", "D")
+#: What a Depleted platoon's dr for one SW or Equipment piece writes, by band (8.6204, 9.6182).
+RECEIVED_FORFEIT = ("received", "forfeit")
+
+
 @dataclass(frozen=True)
 class PurchaseRules:
     """A ruleset's purchase rules by number.
@@ -145,6 +151,17 @@ class PurchaseRules:
     #: every table a determination roll may be read on (defined at once for a
     #: secret purchase's first roll)
     tables: tuple[str, ...] = ()
+    #: what each band of a need writes in the record, by need key or by a key
+    #: prefix ending in "." (``sw.``: every SW piece); the band's result text
+    #: otherwise. The same tuples are the ``Need.values``; ``cgledger verify``
+    #: reads them here, where it has no ``Need``.
+    written: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def written_by(self, need: str) -> tuple[str, ...] | None:
+        found = self.written.get(need)
+        if found is None and "." in need:
+            found = self.written.get(need.split(".", 1)[0] + ".")
+        return found
 
 
 # ---------------------------------------------------------------- the record
@@ -344,9 +361,7 @@ def check_determined(rules: PurchaseRules, values: Mapping[str, Any]) -> str | N
     if values.get("band") != band or values.get("result") != text:
         return f"{rules.determine}: the table gives band {band} ({text}), not what is recorded"
     need = str(values["need"])
-    fixed = {"strength": ("F", "D"), "sw.star": ("Lt. Mtr", "PSK")}.get(need)
-    if fixed is None and need.startswith(("sw.", "equipment.")):
-        fixed = ("received", "forfeit")
+    fixed = rules.written_by(need)
     expected = text if fixed is None else fixed[band]
     if values.get("value") != expected:
         return (

@@ -25,7 +25,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cgledger.domain.purchases import FortTable, FortType, Need, PurchaseRules, Row
+from cgledger.domain.purchases import (
+    FULL_DEPLETED,
+    RECEIVED_FORFEIT,
+    FortTable,
+    FortType,
+    Need,
+    PurchaseRules,
+    Row,
+)
 from cgledger.domain.rulesets.abtf.tables import SW_ROWS
 
 BRITISH = "British"
@@ -33,6 +41,8 @@ GERMAN = "German"
 
 _LEADER = {BRITISH: "abtf:9.6183-british", GERMAN: "abtf:9.6183-german"}
 _VEHICLES = ("A2", "A3", "A4", "A6")
+#: 9.6182 chart "*": "Make a secret dr; 1-2 RG receives a Lt. Mtr, 3-6 RG receives a PSK".
+STAR = ("Lt. Mtr", "PSK")
 #: 9.6184 EXC: "A4 and A6 RGs available from KG Graebner" (read: KG letter G).
 _GRAEBNER = "G"
 
@@ -51,7 +61,7 @@ def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
                 f"9.6181 RG Strength DR for {rg}",
                 drms=("british",) if side == BRITISH else (),
                 decides=("british",),
-                values=("F", "D"),
+                values=FULL_DEPLETED,
             )
         )
     if (
@@ -71,7 +81,7 @@ def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
                 "abtf:9.6182-star",
                 "9.6182",
                 f"9.6182 '*' dr for {rg} (PSK or Lt. Mtr)",
-                values=("Lt. Mtr", "PSK"),
+                values=STAR,
             )
         )
     if depletes and "strength" not in done:
@@ -86,7 +96,7 @@ def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
                     "9.6182",
                     f"9.6182 dr for {rg}'s {sw}",
                     inputs={"nationality": side, "rg": rg, "sw": sw},
-                    values=("received", "forfeit"),
+                    values=RECEIVED_FORFEIT,
                     subject=sw,
                 )
             )
@@ -112,7 +122,7 @@ def complement(side: str, entry: Mapping[str, Any], row: Row) -> dict[str, list[
     if not weapons:
         chart = [sw for nat, rid, sw, _ in SW_ROWS if nat == side and rid == rg]
         if side == GERMAN and rg == "I1":
-            chart = [sw for sw in chart if sw not in ("PSK", "Lt. Mtr")]
+            chart = [sw for sw in chart if sw not in STAR]
             star = row["results"].get("sw.star")
             if star is not None:
                 chart.append(str(star["value"]))
@@ -176,6 +186,11 @@ RULES = PurchaseRules(
     place="9.621",
     hidden="9.6073",
     hidden_step="9.607",
+    written={
+        "strength": FULL_DEPLETED,
+        "sw.star": STAR,
+        "sw.": RECEIVED_FORFEIT,
+    },
     tables=(
         "abtf:9.6181",
         "abtf:9.6182-star",

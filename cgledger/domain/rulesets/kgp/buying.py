@@ -978,7 +978,7 @@ def _pieces(
     if strength != "D":
         return [{"name": name, "received": True} for name in full]
     return [
-        {"name": res.get("subject") or key, "received": res["value"] == "received"}
+        {"name": res.get("subject") or key, "received": res["value"] == book.RECEIVED_FORFEIT[0]}
         for key, res in shown.items()
         if key.startswith(prefix) and key != f"{prefix}star"
     ]

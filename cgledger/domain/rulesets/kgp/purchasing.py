@@ -29,7 +29,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cgledger.domain.purchases import FortTable, FortType, Need, PriceModifier, PurchaseRules, Row
+from cgledger.domain.purchases import (
+    FULL_DEPLETED,
+    RECEIVED_FORFEIT,
+    FortTable,
+    FortType,
+    Need,
+    PriceModifier,
+    PurchaseRules,
+    Row,
+)
 
 US = "US"
 GERMAN = "German"
@@ -86,7 +95,7 @@ def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
                 f"8.6201 RG Strength DR for {rg}",
                 drms=("v-or-g",) if vg else (),
                 decides=("v-or-g",),
-                values=("F", "D"),
+                values=FULL_DEPLETED,
             )
         )
     # 8.6202: U.S. Inf Pltn (RG I1), Arm'd Inf Pltn (I6), Arm'd MG Pltn (I8).
@@ -149,7 +158,7 @@ def _per_piece(key: str, table: str, rule: str, rg: str, pieces: Any) -> list[Ne
             table,
             rule,
             f"{rule} dr for {rg}'s {piece}",
-            values=("received", "forfeit"),
+            values=RECEIVED_FORFEIT,
             subject=str(piece),
         )
         for i, piece in enumerate(pieces)
@@ -228,6 +237,7 @@ RULES = PurchaseRules(
     place="8.624",
     hidden="8.6073",
     hidden_step="8.607",
+    written={"strength": FULL_DEPLETED, "sw.": RECEIVED_FORFEIT, "equipment.": RECEIVED_FORFEIT},
     tables=(
         _STRENGTH,
         _QUALITY,
