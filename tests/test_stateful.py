@@ -79,7 +79,8 @@ STATE_TYPES = {
     "RePhAdvanced", "InitiativeChosen", "InitiativeDetermined", "ScenarioEndProposed",
     "ScenarioEnded", "AmmunitionShortageRolled",
 }  # fmt: skip
-REVERTIBLE = {"DiceRolled", "TableRolled", "UndoApplied", *STATE_TYPES}
+#: Rolls (an RG's determination roll, 8.620, is one) and state changes.
+REVERTIBLE = {"DiceRolled", "TableRolled", "RGDetermined", "UndoApplied", *STATE_TYPES}
 
 #: KGP's RePh steps (8.6) and the pseudo-step after the last one.
 STEPS = (*(step.id for step in REGISTRY["kgp"].reph_steps), "scenario")
