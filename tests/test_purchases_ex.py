@@ -116,7 +116,7 @@ def _idle_date(c: Campaign, rng: random.Random) -> None:
         if c.step_applies(shortage, side) and not KGP.rules.step_done(c, side, "8.618"):
             c.perform(_ctx(side, rng), "ammunition-shortage", ShortageCreate())
         c.advance(_ctx(side, rng), side, "8.623")
-        c.choose_initiative(_ctx(side, rng), side, "idle", limits={})
+        c.choose_initiative(_ctx(side, rng), side, "idle")
     c.begin_cg_date(_ctx(REFEREE, rng), None)
 
 
@@ -509,7 +509,7 @@ def test_8_622_recon_is_cumulative_over_idle_dates_but_not_beyond_a_scenario() -
                     c, _ctx(side, rng), side, 1, lax=False, secret=False, client_nonce=None
                 )
             c.advance(_ctx(side, rng), side, "8.623")
-            c.choose_initiative(_ctx(side, rng), side, chits, limits={})
+            c.choose_initiative(_ctx(side, rng), side, chits)
 
     date_with_recon("idle")  # 19 PM, Idle
     c.begin_cg_date(_ctx(REFEREE, rng), None)

@@ -209,7 +209,7 @@ def _idle_date(c: Campaign, rng: random.Random) -> None:
         if c.step_applies(shortage, side) and not KGP.rules.step_done(c, side, "8.618"):
             c.perform(_ctx(side, rng), "ammunition-shortage", ShortageCreate())
         c.advance(_ctx(side, rng), side, "8.623")
-        c.choose_initiative(_ctx(side, rng), side, "idle", limits={})
+        c.choose_initiative(_ctx(side, rng), side, "idle")
     assert c.awaiting_new_date
 
 

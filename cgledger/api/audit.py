@@ -47,6 +47,7 @@ from cgledger.ledger import Ledger
 from cgledger.projections.dicestats import dice_stats
 from cgledger.projections.evidence import roll_proof, table_recheck
 from cgledger.projections.roster import roster_view
+from cgledger.projections.territory import lvp_view
 
 Seq = Annotated[int, Path(ge=1, le=MAX_INT)]
 At = Annotated[
@@ -244,8 +245,8 @@ def territory_change(then: Campaign, now: Campaign) -> dict[str, Any]:
         groups.append(entry)
     return {
         "map_groups": groups,
-        "lvp_before": then.lvp_view()["rows"],
-        "lvp_after": now.lvp_view()["rows"],
+        "lvp_before": lvp_view(then)["rows"],
+        "lvp_after": lvp_view(now)["rows"],
     }
 
 

@@ -143,9 +143,7 @@ def install_definition_routes(app: FastAPI) -> None:
         ledger, _, done = run(
             caller,
             campaign_id,
-            lambda c, ctx: c.request_amendment(
-                ctx, patch=body.patch, reason=body.reason, current=ledger.definition(c)
-            ),
+            lambda c, ctx: c.request_amendment(ctx, patch=body.patch, reason=body.reason),
             operation="definition-amendment",
             body=body.model_dump(mode="json"),
             idem=idem,
@@ -205,15 +203,10 @@ def install_definition_routes(app: FastAPI) -> None:
         """The opponent of the side that asked, or the referee, puts it in force."""
         ledger = caller.ledger
 
-        def approve(c: Campaign, ctx: Any) -> int:
-            amendment_view(ledger, c, aid)  # 404 for an unknown amendment
-            patch = ledger.record(c, aid)["payload"]["patch"]
-            return c.approve_amendment(ctx, aid, patch=patch, current=ledger.definition(c))
-
         ledger, _, done = run(
             caller,
             campaign_id,
-            approve,
+            lambda c, ctx: c.approve_amendment(ctx, aid),
             operation="definition-approve",
             body={"amendment": aid},
             idem=idem,

@@ -18,6 +18,7 @@ from cgledger.domain.campaign import Campaign, Ctx
 from cgledger.domain.errors import DomainError, InvalidInput, VersionConflict
 from cgledger.domain.visibility import REFEREE
 from cgledger.ledger import Done, Ledger
+from cgledger.projections.conditions import conditions
 from cgledger.projections.rolls import roll_view
 from cgledger.projections.tables import table_roll_view
 
@@ -221,7 +222,7 @@ def campaign_view(campaign: Campaign) -> dict[str, Any]:
             for step in (campaign.current_step(side),)
         },
         "ready_for_next_cg_date": sorted(campaign.ready),
-        "conditions": campaign.conditions(),
+        "conditions": conditions(campaign),
         "definition_hash": campaign.definition_hash,
         "rolls": campaign.roll_count,
         "version": campaign.version,

@@ -19,6 +19,7 @@ from cgledger.api.territory import ControlChange, change_of
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.requests import Body
+from cgledger.projections.reph import initiative_view, reph_view
 
 
 class AdvanceCreate(Body):
@@ -148,7 +149,7 @@ def install_reph_routes(app: FastAPI) -> None:
         and each side's status (``done``, ``current``, ``pending``, ``n/a``),
         and the scenario the Initiative generated, if any yet."""
         _etag(response, caller.campaign)
-        return as_of(caller.ledger, caller.campaign, at).reph_view()
+        return reph_view(as_of(caller.ledger, caller.campaign, at))
 
     @app.post(
         "/v1/campaigns/{campaign_id}/reph/advance",
@@ -177,7 +178,7 @@ def install_reph_routes(app: FastAPI) -> None:
             idem=idem,
             if_match=if_match,
         )
-        return _appended(response, done, {**done.campaign.reph_view(), "seq": done.seq})
+        return _appended(response, done, {**reph_view(done.campaign), "seq": done.seq})
 
     @app.post(
         "/v1/campaigns/{campaign_id}/initiative",
@@ -200,12 +201,7 @@ def install_reph_routes(app: FastAPI) -> None:
         ledger = caller.ledger
 
         def choose(c: Campaign, ctx: Any) -> int:
-            definition = ledger.definition(c) or {}
-            limits = {
-                "attack": definition.get("attack_chits") or {},
-                "idle": definition.get("idle_chits") or {},
-            }
-            return c.choose_initiative(ctx, body.side, body.chit, limits=limits)
+            return c.choose_initiative(ctx, body.side, body.chit)
 
         ledger, role, done = run(
             caller,
@@ -218,7 +214,7 @@ def install_reph_routes(app: FastAPI) -> None:
         )
         campaign = done.campaign
         date = ledger.record(campaign, done.seq)["payload"]["cg_date"]
-        view = {**campaign.initiative_view(date, role), "seq": done.seq}
+        view = {**initiative_view(campaign, date, role), "seq": done.seq}
         return _appended(response, done, view)
 
     @app.get(
@@ -238,5 +234,5 @@ def install_reph_routes(app: FastAPI) -> None:
         the chits once both are chosen (before that, only the caller's own)."""
         _etag(response, caller.campaign)
         campaign = as_of(caller.ledger, caller.campaign, at)
-        items = [campaign.initiative_view(d, caller.role) for d in _dates(campaign, cg_date)]
+        items = [initiative_view(campaign, d, caller.role) for d in _dates(campaign, cg_date)]
         return {"items": items, "version": campaign.version}

@@ -19,6 +19,7 @@ from cgledger.api.models import ControlView, LvpView, SetupAreasView
 from cgledger.domain.definitions import MAX_LEVEL, MIN_LEVEL
 from cgledger.domain.requests import Body
 from cgledger.projections.setup_map import render_svg
+from cgledger.projections.territory import control_view, lvp_view
 
 MAX_LOCATIONS = 2_000
 
@@ -136,7 +137,7 @@ def install_territory_routes(app: FastAPI) -> None:
             idem=idem,
             if_match=if_match,
         )
-        view = {**done.campaign.control_view(body.map_group), "seq": done.seq}
+        view = {**control_view(done.campaign, body.map_group), "seq": done.seq}
         return _appended(response, done, view)
 
     @app.get(
@@ -155,7 +156,7 @@ def install_territory_routes(app: FastAPI) -> None:
         """Control of each map group's Locations: those controlled, or whose
         Control was recorded; a hex not listed is uncontrolled."""
         _etag(response, caller.campaign)
-        return as_of(caller.ledger, caller.campaign, at).control_view(map_group)
+        return control_view(as_of(caller.ledger, caller.campaign, at), map_group)
 
     @app.get(
         "/v1/campaigns/{campaign_id}/lvp",
@@ -170,7 +171,7 @@ def install_territory_routes(app: FastAPI) -> None:
         the CVP, and the winner by 8.6234 with the rule that decided) or Idle
         date."""
         _etag(response, caller.campaign)
-        return as_of(caller.ledger, caller.campaign, at).lvp_view()
+        return lvp_view(as_of(caller.ledger, caller.campaign, at))
 
     @app.get(
         "/v1/campaigns/{campaign_id}/setup-areas",

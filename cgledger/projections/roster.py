@@ -14,6 +14,7 @@ from typing import Any
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import InvalidInput, NotImplementedForRuleset
 from cgledger.domain.visibility import may_see
+from cgledger.projections.conditions import conditions
 
 
 def roster_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def roster_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]:
         )
     return {
         **_header(campaign, side),
-        "conditions": campaign.conditions(),
+        "conditions": conditions(campaign),
         **rules.roster(campaign, side, visible_to(campaign, viewer)),
     }
 

@@ -1,0 +1,401 @@
+"""The campaign aggregate: one append-only event stream per campaign.
+
+Pattern (as in the ``eventsourcing`` examples): each public command checks
+the rules, rolls the dice and builds the complete event record; it then
+triggers an ``@event`` method whose body only applies that record. Replay
+never re-rolls and never re-checks. The clock, the entropy source and the
+seed sealer come in through :class:`Ctx`, so nothing here reads its own.
+
+The commands and apply functions live in the components (DESIGN §6), one
+concern each, each owning one slice of the state (``core.OWNERS``); this
+module holds the ``@event`` stubs, the one table (``DISPATCH``) from event
+type to the components' apply functions, and ``append``. Every record is
+hash-chained (``cgledger.domain.chain``) and may carry a secret part that
+only its owner and the referee see until it is revealed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Snapshot as LibrarySnapshot
+from eventsourcing.utils import register_topic
+
+from cgledger.domain import undo as undobook
+from cgledger.domain.campaign.agreement import Agreement
+from cgledger.domain.campaign.amendments import Amendments
+from cgledger.domain.campaign.calendar import Calendar
+from cgledger.domain.campaign.core import READS, Applied, Handler, new_record, options_of
+from cgledger.domain.campaign.creation import CREATED_FIELDS, creation_record, initial_ob
+from cgledger.domain.campaign.disputes import Disputes
+from cgledger.domain.campaign.initiative import Initiative
+from cgledger.domain.campaign.rolls import Rolls
+from cgledger.domain.campaign.rules import RuleState
+from cgledger.domain.campaign.scenario_end import ScenarioEnd
+from cgledger.domain.campaign.sequence import Sequence
+from cgledger.domain.campaign.tables import Tables
+from cgledger.domain.campaign.territory import Territory
+from cgledger.domain.campaign.undo import Undo
+from cgledger.domain.chain import GENESIS
+from cgledger.domain.context import Ctx
+from cgledger.domain.history import MemoryHistory
+from cgledger.domain.rulesets import REGISTRY
+
+#: The shape of the aggregate's state: a snapshot of an older shape is not
+#: used, the campaign is rebuilt from its events instead (docs/architecture.md).
+SCHEMA = 10
+
+
+class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState):
+    TOPIC = "cgledger:Campaign"
+
+    class Event(Aggregate.Event):
+        TOPIC = "cgledger:Campaign.Event"
+
+    class Created(Event, Aggregate.Created):
+        TOPIC = "cgledger:Campaign.Created"
+
+    class Snapshot(LibrarySnapshot):
+        """A snapshot of the state only: the attached history stays out."""
+
+        TOPIC = "cgledger:Campaign.Snapshot"
+
+        @classmethod
+        def take(cls, aggregate: Any) -> Any:
+            history = aggregate.__dict__.pop("_history", None)
+            try:
+                return super().take(aggregate)
+            finally:
+                if history is not None:
+                    aggregate.__dict__["_history"] = history
+
+    # ------------------------------------------------------------------ events
+    # Each @event body only applies a record that a command built.
+
+    @event("CampaignCreated", topic="cgledger:CampaignCreated")
+    def __init__(self, id: UUID, record: dict[str, Any]) -> None:
+        del id  # taken by the library as the originator id
+        self.schema = SCHEMA
+        p = record["payload"]
+        self.ruleset_id = p["ruleset"]
+        self.campaign_name = p["campaign_name"]
+        self.title = p["title"]
+        self.sides = list(p["sides"])
+        self.extendable = p["extendable"]
+        self.token_hashes = dict(record["internal"]["token_hashes"])
+        self.genesis = {k: p.get(k) for k in CREATED_FIELDS}
+        self.genesis["initial_ob"] = initial_ob(p.get("definition") or {})
+        self.head, self.head_at, self.last_event = GENESIS, "", 0
+        self.state_log: list[dict[str, Any]] = []
+        # rolls
+        self.batches: list[dict[str, Any]] = []
+        self.committed = self.roll_count = 0
+        self.table_defs: dict[str, int] = {}
+        # undo, disputes and the proposals of the agreement protocol
+        self.revertible: undobook.Book = {}
+        self.reverted: dict[str, int] = {}
+        self.pending_reroll: dict[str, dict[str, Any]] = {}
+        self.undo_requests: dict[str, dict[str, Any]] = {}
+        self.disputes: dict[str, dict[str, Any]] = {}
+        self.amendments: dict[str, dict[str, Any]] = {}
+        #: The CG definition in force (DESIGN §7); ``None`` for a campaign
+        #: created before definitions existed.
+        self.definition: dict[str, Any] | None = None
+        if p.get("definition_hash") is not None:
+            self.definition = {
+                "hash": p["definition_hash"],
+                "seq": record["seq"],
+                "options": options_of(p["definition"]),
+            }
+        self._reset_state()
+        self._apply(record)
+
+    def _reset_state(self) -> None:
+        """The slices an undo rebuilds, as the campaign was created."""
+        g = self.genesis
+        self.calendar = list(g["calendar"])
+        self.date_index = self.calendar.index(g["start_date"])
+        self.awaiting_new_date = False
+        self.steps = dict.fromkeys(self.sides)
+        self.rolled_tables = {}
+        self.ready = {}
+        self.scenario_end_proposal = None
+        self.initiatives = {}
+        self.chits_used = {}
+        self.scenario_ends = {}
+        self.lvp_rows = {}
+        self.lasting = {}
+        self.control = {}
+        self.setup_frozen = None
+        self.vacated = {}
+        self.rules = self.ruleset.rules.initial_state(g, self.sides)
+
+    @event("CommitmentsPublished", topic="cgledger:CommitmentsPublished")
+    def _commitments_published(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DiceRolled", topic="cgledger:DiceRolled")
+    def _dice_rolled(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("SecretRevealed", topic="cgledger:SecretRevealed")
+    def _secret_revealed(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("TableDefined", topic="cgledger:TableDefined")
+    def _table_defined(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("TableRolled", topic="cgledger:TableRolled")
+    def _table_rolled(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("CGDateReady", topic="cgledger:CGDateReady")
+    def _cg_date_ready(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("CGDateBegan", topic="cgledger:CGDateBegan")
+    def _cg_date_began(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("InitiativeChosen", topic="cgledger:InitiativeChosen")
+    def _initiative_chosen(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("InitiativeDetermined", topic="cgledger:InitiativeDetermined")
+    def _initiative_determined(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("RuleRecorded", topic="cgledger:RuleRecorded")
+    def _rule_recorded(self, record: dict[str, Any]) -> None:
+        """Any other event (the engine's RePhAdvanced, ControlRecorded and
+        scenario end, and a ruleset's own); ``record["type"]`` names it."""
+        self._apply(record)
+
+    @event("UndoRequested", topic="cgledger:UndoRequested")
+    def _undo_requested(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("UndoApplied", topic="cgledger:UndoApplied")
+    def _undo_applied(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("UndoRejected", topic="cgledger:UndoRejected")
+    def _undo_rejected(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DisputeFiled", topic="cgledger:DisputeFiled")
+    def _dispute_filed(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DisputeResolved", topic="cgledger:DisputeResolved")
+    def _dispute_resolved(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DefinitionAmendmentRequested", topic="cgledger:DefinitionAmendmentRequested")
+    def _amendment_requested(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DefinitionAmended", topic="cgledger:DefinitionAmended")
+    def _definition_amended(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("DefinitionAmendmentRejected", topic="cgledger:DefinitionAmendmentRejected")
+    def _amendment_rejected(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    # ------------------------------------------------------------------ apply
+
+    def _apply(self, record: dict[str, Any]) -> None:
+        """Apply one record: the bookkeeping every event shares, then its
+        handlers (``DISPATCH``). A state event (and a table roll that moved a
+        side to its step) is also kept, with the keys its handlers read, in
+        ``state_log``, from which an undo rebuilds the state."""
+        p, seq, kind = record["payload"], record["seq"], record["type"]
+        self.head, self.head_at = record["hash"], record["recorded_at"]
+        values = {**p, **(record["secret"] or {})}
+        if "roll" in p:
+            for handler in ROLLED:
+                handler(self, Applied(seq, kind, values))
+        if kind not in undobook.BOOKKEEPING:
+            self.last_event = seq
+        if kind == "TableRolled":
+            # A side's table roll in its RePh step moves it there (DESIGN §8);
+            # kept where it changes something (``Tables.kept_roll``).
+            kept = self.kept_roll(values) if "step" in p else None
+            if kept is not None:
+                self._apply_state(record, kind, kept)
+            return
+        if kind in self._state_events():
+            self._apply_state(record, kind, values)
+            return
+        applied = Applied(seq, kind, values, record["actor"], record.get("internal") or {})
+        for handler in DISPATCH.get(kind, ()):
+            handler(self, applied)
+        if kind == undobook.UNDO and p["state"]:
+            self._rebuild_state()
+
+    def _apply_state(self, record: dict[str, Any], kind: str, values: dict[str, Any]) -> None:
+        self._on_revertible(record)
+        keys = self._keys(kind)
+        kept = {k: v for k, v in values.items() if k in keys}
+        self.state_log.append({"seq": record["seq"], "type": kind, "values": kept})
+        self._on_state(Applied(record["seq"], kind, kept))
+
+    def _on_state(self, e: Applied) -> None:
+        """Apply a state event, live or replayed from ``state_log`` (DESIGN §5)."""
+        for handler in DISPATCH.get(e.kind, RULE_EVENT):
+            handler(self, e)
+        self._freeze_setup_areas(e)
+
+    def _rebuild_state(self) -> None:
+        """Replay the state events still in force (DESIGN §5); never re-rolls."""
+        self._reset_state()
+        for entry in self.state_log:
+            if str(entry["seq"]) not in self.reverted:
+                self._on_state(Applied(entry["seq"], entry["type"], entry["values"]))
+
+    def _state_events(self) -> frozenset[str]:
+        return undobook.STATE_EVENTS | self.ruleset.rules.state_events
+
+    def _keys(self, kind: str) -> frozenset[str]:
+        """What the handlers of a state event read (``core.reads``)."""
+        handlers = DISPATCH.get(kind, RULE_EVENT)
+        keys = frozenset().union(*(READS[h.__qualname__] for h in handlers))
+        return keys | self.rule_keys() if RuleState._on_rule_event in handlers else keys
+
+    # ------------------------------------------------------------------ commands
+
+    @classmethod
+    def create(cls, ctx: Ctx, *, campaign_id: UUID, **given: Any) -> Campaign:
+        """Create a campaign (``creation.creation_record`` checks what is
+        given) and publish its first batch of dice commitments."""
+        record = creation_record(ctx, campaign_id=campaign_id, **given)
+        campaign = cls(id=campaign_id, record=record)
+        campaign.attach(ctx.history if ctx.history is not None else MemoryHistory())
+        campaign.history.remember(record)
+        # The first batch is the creation's last event, so it carries the
+        # Idempotency-Key (if any): a retry is answered as of that version.
+        campaign._publish_batch(ctx, main=True)
+        return campaign
+
+    def append(
+        self,
+        ctx: Ctx,
+        kind: str,
+        payload: dict[str, Any],
+        values: dict[str, Any],
+        *,
+        owner: str | None,
+    ) -> int:
+        """Append a command's main event: ``values`` are ``owner``'s secret, or
+        public when there is no owner. Returns its seq."""
+        if owner is None:
+            record = self._emit(ctx, kind, {**payload, **values}, None, main=True)
+        else:
+            record = self._emit(ctx, kind, {**payload, "owner": owner}, values, main=True)
+        return int(record["seq"])
+
+    def _emit(
+        self,
+        ctx: Ctx,
+        kind: str,
+        payload: dict[str, Any],
+        secret: dict[str, Any] | None,
+        main: bool = False,
+        internal: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        if secret is not None:
+            secret = {**secret, "salt": ctx.entropy(16).hex()}
+        record = new_record(ctx, self.version + 1, kind, payload, secret, self.head)
+        extra = dict(internal or {})
+        if main and ctx.idempotency is not None:
+            extra["idempotency"] = {**ctx.idempotency, "role": ctx.actor}
+        if extra:
+            record["internal"] = extra
+        _TRIGGERS.get(kind, Campaign._rule_recorded)(self, record)
+        self.history.remember(record)
+        return record
+
+
+#: Who applies each event: the components' apply functions, in order, each
+#: assigning only its own slice. The state events (``undo.STATE_EVENTS`` and a
+#: ruleset's ``Rules.state_events``) are replayed from here after an undo,
+#: followed by ``Territory._freeze_setup_areas``.
+DISPATCH: Mapping[str, tuple[Handler, ...]] = {
+    # dice and secrets
+    "CommitmentsPublished": (Rolls._on_commitments_published,),
+    "TableDefined": (Rolls._on_table_defined,),
+    "DiceRolled": (),
+    "SecretRevealed": (),
+    # the RePh sequence (state events)
+    "TableRolled": (Sequence._on_table_rolled, Tables._on_table_rolled),  # in a RePh step
+    "CGDateReady": (Agreement._on_ready, Sequence._on_step),
+    "CGDateBegan": (
+        Agreement._on_date_began,
+        Calendar._on_date_began,
+        Sequence._on_date_began,
+        RuleState._on_new_date,
+    ),
+    "InitiativeChosen": (Initiative._on_chosen, Sequence._on_step),
+    "InitiativeDetermined": (
+        Initiative._on_determined,
+        Sequence._on_initiative_determined,
+        Calendar._on_initiative_determined,
+    ),
+    "RePhAdvanced": (Sequence._on_step,),
+    "ControlRecorded": (Territory._on_control,),
+    "ScenarioEndProposed": (Agreement._on_scenario_end_proposed,),
+    "ScenarioEnded": (
+        Territory._on_scenario_ended,
+        Agreement._on_scenario_ended,
+        ScenarioEnd._on_scenario_ended,
+        Calendar._on_scenario_ended,
+        Sequence._on_scenario_ended,
+        RuleState._on_rule_event,
+    ),
+    # undo, disputes, amendments
+    "UndoRequested": (Agreement._on_undo_requested,),
+    "UndoApplied": (Undo._on_undo_applied, Agreement._on_undo_approved),
+    "UndoRejected": (Agreement._on_undo_rejected,),
+    "DisputeFiled": (Disputes._on_dispute_filed,),
+    "DisputeResolved": (Disputes._on_dispute_resolved,),
+    "DefinitionAmendmentRequested": (Agreement._on_amendment_requested,),
+    "DefinitionAmended": (Amendments._on_amended, Agreement._on_amendment_approved),
+    "DefinitionAmendmentRejected": (Agreement._on_amendment_rejected,),
+}
+#: A ruleset's own state event (``Rules.state_events``): its rules apply it,
+#: and where it names a side and a step (``rule_payload``) the side is there.
+RULE_EVENT: tuple[Handler, ...] = (RuleState._on_rule_event, Sequence._on_rule_step)
+#: Any event that holds a roll: its index is used; a re-roll after an undo is made.
+ROLLED: tuple[Handler, ...] = (Rolls._on_roll, Undo._on_roll)
+
+_TRIGGERS = {
+    "CommitmentsPublished": Campaign._commitments_published,
+    "DiceRolled": Campaign._dice_rolled,
+    "TableDefined": Campaign._table_defined,
+    "TableRolled": Campaign._table_rolled,
+    "SecretRevealed": Campaign._secret_revealed,
+    "CGDateReady": Campaign._cg_date_ready,
+    "CGDateBegan": Campaign._cg_date_began,
+    "InitiativeChosen": Campaign._initiative_chosen,
+    "InitiativeDetermined": Campaign._initiative_determined,
+    "UndoRequested": Campaign._undo_requested,
+    "UndoApplied": Campaign._undo_applied,
+    "UndoRejected": Campaign._undo_rejected,
+    "DisputeFiled": Campaign._dispute_filed,
+    "DisputeResolved": Campaign._dispute_resolved,
+    "DefinitionAmendmentRequested": Campaign._amendment_requested,
+    "DefinitionAmended": Campaign._definition_amended,
+    "DefinitionAmendmentRejected": Campaign._amendment_rejected,
+}
+
+# Events of a ruleset's own commands were once stored under their own topics
+# (e.g. "cgledger:RGPurchased"); they load as RuleRecorded events, which
+# dispatch on the record's type like every event.
+for _rs in REGISTRY.values():
+    for _topic in _rs.rules.legacy_topics:
+        register_topic(_topic, cast(Any, Campaign).RuleRecorded)

@@ -1,0 +1,143 @@
+"""Initiative Determination (KGP 8.623, ABtF 9.6213; DESIGN §8): each side's
+chit, secret until both are chosen (the agreement protocol's joint form),
+the scenario the matrix generates and, for a Dual Attack, the setup dr.
+
+Slice: ``initiatives`` (by CG Date: the seq of each side's chit, the chits,
+the scenario) and ``chits_used`` (each side's chits of the CG by kind).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from cgledger.domain import dice
+from cgledger.domain import tables as tablebook
+from cgledger.domain.campaign.agreement import Agreement
+from cgledger.domain.campaign.core import Applied, reads
+from cgledger.domain.campaign.secrets import Secrets
+from cgledger.domain.campaign.tables import Tables
+from cgledger.domain.context import Ctx
+from cgledger.domain.errors import InvalidInput, RuleViolation
+from cgledger.domain.rulesets.base import CHITS
+
+
+class Initiative(Tables, Secrets, Agreement):
+    def choose_initiative(
+        self,
+        ctx: Ctx,
+        side: str | None,
+        chit: str,
+    ) -> int:
+        """Initiative Determination (8.623, 9.6213; DESIGN §8): each side's chit
+        is secret until both are chosen (8.6232 "secretly places it ... then
+        revealed simultaneously"). The first chit is an event whose secret part
+        only its owner sees; the hash chain commits to it, so it cannot change.
+        The second chit reveals the first (``SecretRevealed``) and records both
+        with the scenario the matrix generates, and for a Dual Attack the setup
+        dr (8.6233a, 9.62133a), in one ``InitiativeDetermined`` event. The CG
+        definition limits each side's chits: ``attack_chits`` (8.6231),
+        ``idle_chits`` (9.62131)."""
+        rs = self.ruleset
+        ini = rs.initiative
+        if ini is None:
+            raise RuleViolation(
+                f"{rs.sequence_rule}: {rs.title} has no Initiative Determination step",
+                rule=rs.sequence_rule,
+            )
+        side = self.require_side(ctx, side)
+        if chit not in CHITS:
+            raise InvalidInput(f"a chit is {' or '.join(CHITS)}, not {chit!r}", field="chit")
+        date = self.cg_date
+        if self.is_initial_date():
+            raise RuleViolation(
+                f"{ini.rule}: no Initiative is determined for the Initial Scenario ({date}); "
+                f"only the {rs.sequence_rule} '†' steps come before it",
+                rule=ini.rule,
+            )
+        entry = self.initiatives.get(date)
+        chosen: dict[str, int] = {} if entry is None else entry["chosen"]
+        waiting = self.joint(
+            side,
+            chosen,
+            refuse=f"{ini.rule}: {side} has chosen its Initiative chit for {date} already",
+            rule=ini.rule,
+        )
+        step = ini.step or ini.rule
+        if ini.step is not None:
+            self.check_step_order(side, ini.step)
+        groups = [g["id"] for g in self.definition_doc().get("map_groups") or ()]
+        refused = rs.rules.chit_refused(side, chit, self.vacated, groups)
+        if refused is not None:
+            raise RuleViolation(refused, rule=refused.split(":")[0])
+        limit = (self.definition_doc().get(f"{chit}_chits") or {}).get(side)
+        used = self.chits_used.get(side, {}).get(chit, 0)
+        if limit is not None and used >= limit:
+            raise RuleViolation(
+                f"{ini.limit_rule}: {side} has selected {used} {chit.capitalize()} Chit(s) in "
+                f"this CG, the most its CG definition allows ({limit})",
+                rule=ini.limit_rule,
+            )
+        matrix_rule = f"{rs.id}:{ini.rule}"
+        payload = {**self.rule_payload(side, step), "rule": matrix_rule, "matrix": matrix_rule}
+        if waiting:
+            return self.append(ctx, "InitiativeChosen", payload, {"chit": chit}, owner=side)
+        assert entry is not None
+        (other,) = (s for s in self.sides if s != side)
+        first = chosen[other]
+        # Revealed by the rule, not by its owner: both chits are now known
+        # (unless its owner showed it already, or an undone determination did).
+        if self.revealed_by(first) is None:
+            self._emit(ctx, "SecretRevealed", {"of_seq": first, "of_owner": other}, None)
+        chits = {other: entry["chits"][other], side: chit}
+        pair = (chits[self.sides[0]], chits[self.sides[1]])
+        scenario = ini.scenario(pair)
+        values: dict[str, Any] = {"chits": chits, "scenario": scenario, "setup_first": None}
+        if scenario == ini.dual_attack and ini.dual_attack_table is not None:
+            assert ini.dual_attack_roller is not None
+            table = self.table(ini.dual_attack_table)
+            # The dr is the roller's the rule names (8.6233a, 9.62133a),
+            # whichever side chose second; the bookkeeping events stay the caller's.
+            self._define_table(ctx, table)
+            if self.committed - (self.roll_count + 1) < dice.LOW_WATER:
+                self._publish_batch(ctx)
+            roller = replace(ctx, actor=ini.dual_attack_roller)
+            pub, _, result = self.roll_on(roller, table, [], {}, secret=False, client_nonce=None)
+            # The event names the table it read, as every roll does (``cgledger verify``).
+            ref = tablebook.table_ref(table)
+            payload = {**payload, "rule": table.id, "table": ref, "roll": pub}
+            values = {
+                **values,
+                "inputs": {},
+                **result,
+                "setup_first": ini.setup_first[result["outcome"]["band"]],
+            }
+        return self.append(ctx, "InitiativeDetermined", payload, values, owner=None)
+
+    # ------------------------------------------------------------------ apply
+
+    def _entry(self, cg_date: str) -> dict[str, Any]:
+        return self.initiatives.setdefault(
+            cg_date,
+            {"chosen": {}, "chits": {}, "determined": None, "scenario": None, "setup_first": None},
+        )
+
+    @reads("cg_date", "side", "chit")
+    def _on_chosen(self, e: Applied) -> None:
+        v = e.values
+        entry = self._entry(v["cg_date"])
+        entry["chosen"][v["side"]] = e.seq
+        entry["chits"][v["side"]] = v["chit"]
+
+    @reads("cg_date", "side", "chits", "scenario", "setup_first")
+    def _on_determined(self, e: Applied) -> None:
+        v = e.values
+        entry = self._entry(v["cg_date"])
+        entry["chosen"][v["side"]] = e.seq
+        entry["chits"] = dict(v["chits"])
+        entry["determined"] = e.seq
+        entry["scenario"] = v["scenario"]
+        entry["setup_first"] = v["setup_first"]
+        for side, chit in v["chits"].items():
+            used = self.chits_used.setdefault(side, {})
+            used[chit] = used.get(chit, 0) + 1

@@ -1,0 +1,221 @@
+"""CG-Scenario End (DESIGN §8; KGP 8.603, ABtF 9.603, SG 2.9) and the LVP
+(8.6032-8.6033, 8.6234, 9.6212): while the scenario is in play both sides
+send the same body (the agreement protocol's joint form) or the referee
+calls it; it records each side's CVP, the last Control changes and the LVP.
+
+Slice: ``scenario_ends`` (each CG-Scenario End's CVP, by CG Date) and
+``lvp_rows`` (its LVP, by CG Date).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from cgledger.domain.campaign.agreement import Agreement
+from cgledger.domain.campaign.core import Applied, reads
+from cgledger.domain.campaign.sequence import Sequence
+from cgledger.domain.campaign.territory import Territory, book_control
+from cgledger.domain.context import Ctx
+from cgledger.domain.errors import InvalidInput, RuleViolation
+from cgledger.domain.rulesets.base import SCENARIO
+from cgledger.domain.territory import ControlState
+from cgledger.domain.visibility import REFEREE
+
+
+class ScenarioEnd(Territory, Sequence, Agreement):
+    def end_scenario(self, ctx: Ctx, body: dict[str, Any]) -> int:
+        """CG-Scenario End (DESIGN §8; 8.603, 9.603, 2.9): while the
+        scenario is in play (every side has completed its steps), both sides send
+        the same body or the referee calls it. It records each side's CVP earned
+        (and the ruleset's ``scenario_end_fields``, e.g. 2.91's VP), moves every
+        side to the first step of the next RePh, and the sequence then waits for
+        the New CG Date."""
+        self._require_role(ctx)
+        rs = self.ruleset
+        for side in self.sides:
+            at = self.current_step(side)
+            if at != SCENARIO:
+                raise RuleViolation(
+                    f"{at}: {side} has not completed its RePh steps (it is at {at}, "
+                    f"{rs.step(at).title}); the CG scenario is not in play",
+                    rule=at,
+                )
+        cvp = body.get("cvp") or {}
+        if set(cvp) != set(self.sides):
+            raise InvalidInput(
+                f"cvp names each side's CVP earned: {', '.join(self.sides)}", field="cvp"
+            )
+        extra = {
+            k for k, v in body.items() if k not in ("cvp", "winner", "control") and v is not None
+        }
+        needed = rs.rules.scenario_end_fields
+        if extra - needed:
+            field = sorted(extra - needed)[0]
+            raise InvalidInput(f"{rs.id} records no {field!r} at scenario end", field=field)
+        if needed - extra:
+            field = sorted(needed - extra)[0]
+            raise InvalidInput(f"{rs.id} records {field!r} at scenario end", field=field)
+        sent = {"cvp": dict(cvp), **{k: body[k] for k in sorted(extra)}}
+        stated = body.get("winner")
+        if stated is not None:
+            if stated not in self.sides:
+                raise InvalidInput(
+                    f"{stated!r} is not a side of this campaign ({', '.join(self.sides)})",
+                    field="winner",
+                )
+            if rs.rules.no_scenario_winner is not None:
+                raise RuleViolation(
+                    rs.rules.no_scenario_winner, rule=rs.rules.no_scenario_winner.split(":")[0]
+                )
+            sent["winner"] = stated
+        book, changes = self._last_control(ctx.actor, body.get("control") or [])
+        if changes:
+            sent["control"] = body["control"]
+        rule = f"{rs.id}:{rs.reph_steps[0].id}"
+        # What the scenario end records, computed now so that a body the rules
+        # refuse (a stated winner they contradict) is refused to the first
+        # side too, not only when the second side agrees.
+        scenario = self.scenario_of(self.cg_date) or ("initial" if self.is_initial_date() else None)
+        lvp = self._scenario_lvp(scenario, stated, ctx.actor, book)
+        recorded = dict(sent)
+        if changes:
+            recorded["control"] = changes
+        if lvp is not None:
+            recorded["lvp"] = lvp
+        extras = rs.rules.scenario_end(self.engine, recorded)
+        proposal = self.scenario_end_proposal
+        first = rs.reph_steps[0].id
+        waiting = self.joint(
+            ctx.actor,
+            [] if proposal is None else [proposal["side"]],
+            refuse=f"{first}: {ctx.actor} sent the scenario end already; "
+            "waiting for the other side (or the referee)",
+            rule=first,
+        )
+        if waiting:
+            proposed = {"by": ctx.actor, "cg_date": self.cg_date, "rule": rule, "body": sent}
+            return self.append(ctx, "ScenarioEndProposed", proposed, {}, owner=None)
+        if proposal is not None and ctx.actor != REFEREE and proposal["body"] != sent:
+            raise RuleViolation(
+                f"{first}: {proposal['side']} sent {proposal['body']}, "
+                f"{ctx.actor} sends {sent}: both must send the same scenario end",
+                rule=first,
+            )
+        payload = {
+            "by": ctx.actor,
+            "cg_date": self.cg_date,
+            "rule": rule,
+            "scenario": scenario,
+            **recorded,
+            **extras,
+        }
+        return self.append(ctx, "ScenarioEnded", payload, {}, owner=None)
+
+    def _last_control(
+        self, actor: str, items: list[dict[str, Any]]
+    ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+        """DESIGN §8: the last Control changes sent with a scenario end, each
+        checked as ``POST /control`` checks it (422 naming ``control[i]...``),
+        and the Control they give, in which the LVP is counted."""
+        if not items:
+            return self.control, []
+        book = copy.deepcopy(self.control)
+        changes = []
+        for i, item in enumerate(items):
+            change = self.control_change(
+                actor,
+                item["map_group"],
+                item["locations"],
+                blocks=item.get("blocks"),
+                where=f"control[{i}].",
+                book=book,
+            )
+            book_control(book, 0, change)
+            changes.append(change)
+        return book, changes
+
+    def current_lvp(self, book: dict[str, dict[str, Any]] | None = None) -> dict[str, int] | None:
+        """8.6032: each side's Current-LVP Total, the LVP of the Locations it
+        Controls now, over every map group; ``None`` where the CG definition
+        has no map group. A hex's LVP goes with Control of its ground Location
+        (level 0, or its lowest level: the reading taken, DESIGN §9 stores LVP
+        per hex)."""
+        groups = self.definition_doc().get("map_groups") or ()
+        has_lvp = any(h.get("lvp") for g in groups for h in g["hexes"])
+        if not groups or (not has_lvp and self.ruleset.rules.setup_area_step is None):
+            return None  # no LVP to count, nor Control that decides a winner (SG: VP)
+        return self._lvp_totals(self.control if book is None else book)
+
+    def _lvp_totals(self, book: dict[str, dict[str, Any]]) -> dict[str, int]:
+        """Each side's LVP from Control: the definition's ``initial_control``
+        and the Control in ``book`` (recorded since; ``{}``: none), read over
+        each map group's index (``MapGroupData``: LVP and ground level by hex)."""
+        totals = dict.fromkeys(self.sides, 0)
+        for group in self.definition_doc().get("map_groups") or ():
+            data = self.map_group_data(group["id"])
+            since = book.get(data.id, {})
+            for i, hx in enumerate(data.grid.ids):
+                if not data.lvp[i]:
+                    continue
+                entry = since.get(f"{hx}/{data.ground(i)}")
+                side = entry["side"] if entry is not None else data.initial_control.get(hx)
+                if side in totals:
+                    totals[side] += data.lvp[i]
+        return totals
+
+    def _scenario_lvp(
+        self,
+        scenario: str | None,
+        stated: str | None = None,
+        by: str = "",
+        book: dict[str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any] | None:
+        """What CG-Scenario End records of LVP: the Current-LVP Totals at the
+        scenario's start (the last scenario end's, or from ``initial_control``)
+        and now, the new CG-LVP Totals (8.6033: "adding its Current-LVP Total to
+        its preceding CG Date's CG-LVP Total") and the winner the ruleset's
+        victory rules give (8.6234, 9.6212), with the rule that decided. Where
+        the rules cannot decide, the winner the sides sent (``stated``) is
+        recorded as theirs; where they decide, a different one is refused."""
+        book = self.control if book is None else book
+        current = self.current_lvp(book)
+        if current is None:
+            return None
+        last = list(self.lvp_rows.values())[-1] if self.lvp_rows else None
+        if last is not None:
+            start, before = dict(last["current_lvp"]), dict(last["cg_lvp"])
+        else:
+            start, before = self._lvp_totals({}), dict.fromkeys(self.sides, 0)
+        territory = []
+        for group in self.definition_doc().get("map_groups") or ():
+            data = self.map_group_data(group["id"])
+            territory.append((data, ControlState.of(data, book.get(data.id, {}))))
+        rules = self.ruleset.rules
+        winner, rule = rules.scenario_winner(
+            scenario or "", start, current, territory, self.definition_doc()
+        )
+        if stated is not None and winner is not None and stated != winner:
+            raise RuleViolation(
+                f"{rule.split(':')[0]}: the rules name {winner} the winner, not {stated}",
+                rule=rule.split(":")[0],
+            )
+        if stated is not None and winner is None:
+            who = "the referee" if by == REFEREE else "both sides"
+            winner, rule = stated, f"{rule}; the winner stated by {who}"
+        return {
+            "start_lvp": start,
+            "current_lvp": current,
+            "cg_lvp": {side: before.get(side, 0) + current[side] for side in self.sides},
+            "winner": winner,
+            "rule": rule,
+        }
+
+    # ------------------------------------------------------------------ apply
+
+    @reads("cg_date", "cvp", "lvp")
+    def _on_scenario_ended(self, e: Applied) -> None:
+        v = e.values
+        self.scenario_ends[v["cg_date"]] = dict(v.get("cvp") or {})
+        if v.get("lvp") is not None:
+            self.lvp_rows[v["cg_date"]] = dict(v["lvp"])

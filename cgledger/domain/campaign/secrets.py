@@ -1,0 +1,57 @@
+"""Secrets (DESIGN §2, §4): who owns an event's secret part, whether it has
+been revealed, and the reveal by its owner or the referee (with the seed, for
+a roll). A reveal is found by key in the history; this component keeps no
+slice of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cgledger.domain import history as historybook
+from cgledger.domain.campaign.rolls import Rolls
+from cgledger.domain.context import Ctx
+from cgledger.domain.errors import Forbidden, NotFound, RuleViolation
+from cgledger.domain.visibility import REFEREE
+
+
+class Secrets(Rolls):
+    def reveal(self, ctx: Ctx, seq: int) -> int:
+        """Reveal the secret part of event ``seq`` (and the seed, for a roll)."""
+        self._require_role(ctx)
+        if not 1 <= seq <= self.version:
+            raise NotFound(f"no event {seq} in this campaign")
+        record = self.record(seq)
+        if record["secret"] is None:
+            raise RuleViolation(f"event {seq} has no secret part; it is public already")
+        owner = record["payload"]["owner"]
+        if ctx.actor not in (owner, REFEREE):
+            raise Forbidden("only the owning side or the referee may reveal a secret")
+        revealed = self.revealed_by(seq)
+        if revealed is not None:
+            raise RuleViolation(f"event {seq} was revealed by event {revealed}")
+        payload: dict[str, Any] = {"of_seq": seq, "of_owner": owner}
+        if "roll" in record["payload"]:
+            index = record["payload"]["roll"]["index"]
+            payload["index"] = index
+            payload["commitment"] = self.commitment(index)
+            payload["seed"] = self.seed(index, ctx.sealer).hex()
+        return self.append(ctx, "SecretRevealed", payload, {}, owner=None)
+
+    def reveal_roll(self, ctx: Ctx, index: int) -> int:
+        seq = self.roll_seq(index)
+        if self.record(seq)["secret"] is None:
+            raise RuleViolation(f"roll {index} is public; its seed is already published")
+        return self.reveal(ctx, seq)
+
+    def revealed_by(self, seq: int) -> int | None:
+        """The seq of the ``SecretRevealed`` event of event ``seq``, if any."""
+        found = self.lookup(historybook.REVEAL, seq)
+        return None if found is None else int(found["seq"])
+
+    def is_revealed(self, seq: int) -> bool:
+        return self.revealed_by(seq) is not None
+
+    def secret_owner(self, seq: int) -> str | None:
+        record = self.record(seq)
+        return None if record["secret"] is None else str(record["payload"]["owner"])

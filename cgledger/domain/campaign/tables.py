@@ -1,0 +1,240 @@
+"""Rolls on rule tables (DESIGN §8): who may roll a table and when, the
+DRMs the ledger counts itself, the values that last (SAN, weather, ELR, ...)
+and the roll read by the one resolver (``cgledger.domain.tables``).
+
+Slice: ``lasting`` (the results that last, by key, by side or ``ALL``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cgledger.domain import tables as tablebook
+from cgledger.domain.campaign.core import MAX_PURPOSE, Applied, reads
+from cgledger.domain.campaign.rolls import Rolls
+from cgledger.domain.campaign.sequence import Sequence
+from cgledger.domain.context import Ctx
+from cgledger.domain.errors import Forbidden, InvalidInput, RuleViolation
+from cgledger.domain.rulesets.base import ALL, SCENARIO
+from cgledger.domain.visibility import REFEREE
+
+
+class Tables(Sequence, Rolls):
+    def roll_table(
+        self,
+        ctx: Ctx,
+        table_id: str,
+        *,
+        drm: list[tablebook.DrmRequest],
+        inputs: dict[str, Any],
+        secret: bool | None,
+        client_nonce: str | None,
+    ) -> int:
+        """Roll on a rule table: the Original roll, each DRM, the Final result and
+        the outcome, read by the one resolver (``cgledger.domain.tables``). A table the
+        rules call Secret is secret unless ``secret`` is false."""
+        self._require_role(ctx)
+        table = self.table(table_id)
+        if table.endpoint:
+            raise RuleViolation(
+                f"{table.rule}: {table.id} changes the campaign's state; roll it with "
+                f"POST /v1/campaigns/{self.cid}{table.endpoint}",
+                rule=table.rule,
+            )
+        self.check_binding(ctx, table)
+        drm = self.with_counted_drms(ctx, table, drm)
+        inputs = self._with_lasting_inputs(ctx, table, inputs)
+        # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
+        prepared = tablebook.prepare(table, drm, inputs)
+        hidden = table.secret if secret is None else secret
+        lasting = self.ruleset.lasting_of(table.id)
+        if hidden and lasting and ctx.actor != REFEREE:
+            raise InvalidInput(
+                f"{lasting[0].rule}: the {table.title}'s result lasts ({lasting[0].key}) and "
+                "is shown to both sides; it cannot be a secret roll",
+                field="secret",
+                rule=lasting[0].rule,
+            )
+        self._define_table(ctx, table)
+        purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
+        pub, sec = self._draw(ctx, table.dice, purpose, secret=hidden, client_nonce=client_nonce)
+        rolled = sec["dice"] if sec is not None else pub["dice"]
+        result = tablebook.read(table, rolled, prepared)
+        payload = {
+            "side": ctx.actor,
+            "cg_date": self.cg_date,
+            "rule": table.id,
+            "table": tablebook.table_ref(table),
+            "roll": pub,
+        }
+        if table.step not in (None, SCENARIO) and ctx.actor != REFEREE:
+            payload["step"] = table.step  # the side has reached it (DESIGN §8)
+        values_out = {**(sec or {}), "inputs": dict(inputs), **result}
+        return self.append(
+            ctx, "TableRolled", payload, values_out, owner=ctx.actor if hidden else None
+        )
+
+    def _with_lasting_inputs(
+        self, ctx: Ctx, table: tablebook.Table, inputs: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The input that states a lasting value before the roll (8.6122's current
+        SAN, ``Lasting.start``) defaults to the value the ledger holds. A stated
+        value stands: a SAN also changes outside the RePh tables (an OB's "SAN
+        +2"), which the ledger does not record; the roll shows what was stated."""
+        out = dict(inputs)
+        wanted = [x for x in self.ruleset.lasting_of(table.id) if x.start and x.start not in out]
+        facts = self.facts(ctx.actor) if wanted else None
+        for lasting in wanted:
+            assert facts is not None
+            assert lasting.start is not None
+            found = facts.last(lasting.key)
+            if found is not None and found["known"] and found["value"] is not None:
+                out[lasting.start] = found["value"]
+        return out
+
+    def check_binding(self, ctx: Ctx, table: tablebook.Table) -> None:
+        """DESIGN §8: a table is rolled by the sides its rule names, on the CG
+        Dates it allows (403, 409; the detail starts with the rule number). The
+        referee may roll any table at any time: a ruling, recorded as the
+        referee's (the roll's ``side`` is ``referee``)."""
+        if ctx.actor == REFEREE:
+            return
+        if table.sides and ctx.actor not in table.sides:
+            raise Forbidden(
+                f"{table.rule}: the {table.title} is rolled by the "
+                f"{' or '.join(table.sides)} side, not by the {ctx.actor} side",
+                rule=table.rule,
+            )
+        if table.step is not None:
+            self.check_in_step(ctx.actor, table.step, f"the {table.title}", table.rule)
+        if not self.ruleset.rolled_on(table, self.cg_date):
+            when = (
+                f"only on {' and '.join(table.on_dates)}"
+                if table.on_dates
+                else f"from {table.from_date} on"
+            )
+            raise RuleViolation(
+                f"{table.rule}: the {table.title} is rolled {when}; the CG Date is {self.cg_date}",
+                rule=table.rule,
+            )
+        for table_rule in self.ruleset.table_rules_of(table.id):
+            why = None if table_rule.refuse is None else table_rule.refuse(self.facts(ctx.actor))
+            if why is not None:
+                raise RuleViolation(why, rule=table_rule.rule)
+            if table_rule.once and table.id in self.rolled_tables.get(ctx.actor, ()):
+                raise RuleViolation(
+                    f"{table_rule.rule}: {ctx.actor} has made the {table.title} "
+                    f"{table.roll_name} for {self.cg_date} already",
+                    rule=table_rule.rule,
+                )
+
+    def with_counted_drms(
+        self, ctx: Ctx, table: tablebook.Table, drm: list[tablebook.DrmRequest]
+    ) -> list[tablebook.DrmRequest]:
+        """DESIGN §8: a DRM the ledger can count (``Ruleset.counted_drms``) is
+        counted by the server from the record: added where the roller left it
+        out, and a roll that names it with another number is refused (422,
+        naming the rule) before a die is drawn."""
+        out = list(drm)
+        counted_drms = self.ruleset.counted(table.id)
+        facts = self.facts(ctx.actor) if counted_drms else None
+        for counted in counted_drms:
+            definition = table.drm(counted.drm)
+            assert definition is not None  # checked when the ruleset was built
+            per, fixed = definition.kind == "per", definition.kind == "fixed"
+            if counted.by_side and ctx.actor == REFEREE:
+                continue  # the ruling names it; the referee has no chits of its own
+            assert facts is not None
+            expected = counted.count(facts)
+            if expected is None:
+                continue  # the record cannot tell: the roller's own DRM stands
+            named = [d for d in out if d.id == counted.drm]
+            applies = not counted.sides or ctx.actor in counted.sides
+            if named and ctx.actor != REFEREE and not applies:
+                raise InvalidInput(
+                    f"{counted.rule}: {counted.drm} is the {' or '.join(counted.sides)} "
+                    f"side's DRM, not the {ctx.actor} side's",
+                    field="drm",
+                    rule=counted.rule,
+                )
+            for d in named:
+                if fixed and not expected:
+                    raise InvalidInput(
+                        f"{counted.rule}: {counted.drm} is counted by the ledger: it does not "
+                        f"apply on {self.cg_date}",
+                        field="drm",
+                        rule=counted.rule,
+                    )
+                given = d.count if per else d.value
+                if not fixed and given != expected:
+                    what = "count" if per else "value"
+                    raise InvalidInput(
+                        f"{counted.rule}: {counted.drm} is counted by the ledger: its {what} "
+                        f"on {self.cg_date} is {expected}, not {given}",
+                        field="drm",
+                        rule=counted.rule,
+                    )
+            auto = applies and (ctx.actor != REFEREE or not counted.sides)
+            if named or not auto:
+                continue
+            if fixed:
+                if expected:
+                    out.append(tablebook.DrmRequest(counted.drm))
+            elif per:
+                out.append(tablebook.DrmRequest(counted.drm, count=expected))
+            else:
+                out.append(tablebook.DrmRequest(counted.drm, value=expected))
+        return out
+
+    # ------------------------------------------------------------------ apply
+
+    def kept_roll(self, values: dict[str, Any]) -> dict[str, Any] | None:
+        """What a side's table roll in its RePh step keeps for an undo's rebuild,
+        if it changes anything: it moves the side to a step, or its table has a
+        result that lasts or a rule on when it is rolled (``TableRule``). A
+        further roll in the step the side is at (Escape, unit by unit) keeps
+        nothing, so the aggregate grows with the steps taken, not the rolls."""
+        rs, table_id = self.ruleset, values["rule"]
+        lasting, ruled = rs.lasting_of(table_id), rs.table_rules_of(table_id)
+        if not lasting and not ruled and self.steps.get(values["side"]) == values["step"]:
+            return None
+        starts = {x.start for x in lasting if x.start is not None}
+        return {
+            **{k: values[k] for k in ("side", "cg_date", "step", "rule")},
+            "outcome": {"band": values["outcome"]["band"]},
+            "inputs": {k: v for k, v in values["inputs"].items() if k in starts},
+        }
+
+    @reads("side", "rule", "inputs", "outcome", "cg_date")
+    def _on_table_rolled(self, e: Applied) -> None:
+        """A side's table roll in its RePh step (DESIGN §8): the results of it
+        that last (``Ruleset.lasting``) become campaign state."""
+        seq, values = e.seq, e.values
+        side, table_id = values["side"], values["rule"]
+        for lasting in self.ruleset.lasting_of(table_id):
+            holder = side if lasting.per_side else ALL
+            entry = self.lasting.setdefault(lasting.key, {})
+            prev = entry.get(holder)
+            known = lasting.start is not None or lasting.initial is not None
+            if lasting.start is not None:
+                base = values["inputs"].get(lasting.start)
+            elif prev is not None:
+                base, known = prev["value"], bool(prev["known"])
+            else:
+                base = lasting.initial
+            change = lasting.changes[values["outcome"]["band"]]
+            if isinstance(change, str):
+                value: Any = change
+                known = True
+            elif change is None:
+                value = base if known or base is not None else 0  # no change yet
+            else:
+                value = int(base or 0) + change
+            entry[holder] = {
+                "value": value,
+                "known": known,
+                "cg_date": values["cg_date"],
+                "seq": seq,
+                "rule": lasting.rule,
+                "before": None if prev is None else {**prev, "before": None},
+            }
