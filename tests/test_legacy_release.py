@@ -1,0 +1,232 @@
+"""A database written by the release of commit c5bd0dd opens with today's code
+and reads exactly the same (issue 24 item 6: stored events keep their topics
+and payloads), and goes on.
+
+``tests/data/release-c5bd0dd/`` was written by c5bd0dd's own code through its
+REST API by ``tests/data/make_release_db.py`` (its docstring has the command
+that regenerates it, and the story in full). A KGP campaign, 19 AM to 20 AM:
+secret and public purchases and their 8.620 determination rolls (steered to
+Depleted, so the SW and Equipment drs follow), FPP and Fortifications bought,
+set up and placed by 8.6073, Control recorded alone and with a CG-Scenario
+End, two scenario ends with their LVP, an Idle date, New CG Dates, Initiative
+chits, undos applied at once, by approval and by a dispute, a rejected undo,
+an amendment, reveals of a Secret roll and of a secret purchase, 8.622 Recon
+and the 8.618 DR, ending with a dispute and an undo request open. An ABtF
+campaign, 18 AM to 18 PM: the 9.618 rolls with the "*" dr, a reveal, an undo,
+a scenario end and the Secret replenishment DRs. The database holds the
+release's snapshots (every 25 events), so a load starts from one of them.
+
+``answers.json.gz`` holds what c5bd0dd answered, by campaign and role (the two
+sides and the referee; no ruleset has an observer): every read of ``READS`` in
+the script, every page of ``/events``, every roll, the export and what
+``cgledger verify`` said of it. Each answer is compared whole: status, ETag
+and body. The one value masked (``VARIES``) is the export header's
+``exported_at``: the server's time of the read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from cgledger import cli
+from cgledger.api.app import create_app
+from cgledger.settings import Settings
+from cgledger.verify import verify_bytes
+
+RELEASE = Path(__file__).parent / "data" / "release-c5bd0dd"
+#: By campaign ("kgp", "abtf"): its id, tokens, version, and by role and path
+#: what the release answered.
+ANSWERS: dict[str, Any] = json.loads(gzip.decompress((RELEASE / "answers.json.gz").read_bytes()))
+KGP = ANSWERS["kgp"]
+#: The fields that vary from one read to the next, by read: the export
+#: header's time of the read.
+VARIES = {"/export": {"exported_at"}}
+READS = [
+    (name, role, path)
+    for name, campaign in ANSWERS.items()
+    for role, reads in campaign["reads"].items()
+    for path in reads
+    if path != "/export"
+]
+ROLES = [(name, role) for name, campaign in ANSWERS.items() for role in campaign["reads"]]
+
+
+def _copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = tmp_path_factory.mktemp("release") / "data"
+    shutil.copytree(RELEASE / "data", target)
+    return target
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _copy(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def client(data_dir: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(data_dir=data_dir, database_url=None))) as c:
+        yield c
+
+
+def _url(name: str) -> str:
+    return f"/v1/campaigns/{ANSWERS[name]['campaign']}"
+
+
+def _h(name: str, role: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {ANSWERS[name]['tokens'][role]}"}
+
+
+def _read(client: TestClient, name: str, role: str, path: str) -> dict[str, Any]:
+    """A read as the generator recorded it (``_read`` in make_release_db.py)."""
+    r = client.get(_url(name) + path, headers=_h(name, role))
+    answer = {"status": r.status_code, "etag": r.headers.get("ETag")}
+    if r.headers["content-type"].startswith("application/json"):
+        return {**answer, "body": r.json()}
+    return {**answer, "text": r.text}
+
+
+def _export(client: TestClient, name: str, role: str) -> tuple[bytes, dict[str, Any]]:
+    r = client.get(_url(name) + "/export", headers=_h(name, role))
+    lines = [json.loads(line) for line in r.content.splitlines()]
+    return r.content, {"status": r.status_code, "etag": r.headers.get("ETag"), "lines": lines}
+
+
+def _masked(export: dict[str, Any]) -> dict[str, Any]:
+    header, *events = export["lines"]
+    header = {k: v for k, v in header.items() if k not in VARIES["/export"]}
+    return {**export, "lines": [header, *events]}
+
+
+def _events(name: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = ANSWERS[name]["reads"]["referee"]["/export"]["lines"][1:]
+    return events
+
+
+def test_the_fixture_is_the_campaign_described() -> None:
+    """What the docstrings claim the release wrote is in its log."""
+    events = _events("kgp")
+    assert {e["type"] for e in events} >= {
+        "RGPurchased", "RGDetermined", "FortificationsPurchased", "FortificationsPlaced",
+        "FortificationsRevealed", "ControlRecorded", "ScenarioEndProposed", "ScenarioEnded",
+        "CGDateReady", "CGDateBegan", "InitiativeChosen", "InitiativeDetermined",
+        "UndoRequested", "UndoApplied", "UndoRejected", "DisputeFiled", "DisputeResolved",
+        "SecretRevealed", "DefinitionAmendmentRequested", "DefinitionAmended",
+        "ReconPurchased", "TableRolled", "AmmunitionShortageRolled", "CPPReplenished",
+    }  # fmt: skip
+    needs = {e["secret"]["need"] for e in events if e["type"] == "RGDetermined" and e["secret"]}
+    assert {"strength", "sw.0", "equipment.0", "leader"} <= needs
+    assert len([e for e in events if e["type"] == "ScenarioEnded" and e["payload"]["lvp"]]) == 2
+    assert len(events) == KGP["version"]
+    assert KGP["reads"]["US"]["/state"]["body"]["pending_undo_requests"]
+    assert KGP["reads"]["US"]["/state"]["body"]["open_disputes"]
+    abtf = _events("abtf")
+    needs = {e["secret"]["need"] for e in abtf if e["type"] == "RGDetermined" and e["secret"]}
+    assert {"strength", "sw.star", "sw.0", "leader"} <= needs  # 9.6181, 9.6182, 9.6183
+    assert {"CPPReplenished", "ScenarioEnded", "UndoApplied", "SecretRevealed"} <= {
+        e["type"] for e in abtf
+    }
+
+
+@pytest.mark.parametrize(("name", "role", "path"), READS)
+def test_every_read_answers_as_the_release_did(
+    client: TestClient, name: str, role: str, path: str
+) -> None:
+    assert _read(client, name, role, path) == ANSWERS[name]["reads"][role][path]
+
+
+@pytest.mark.parametrize(("name", "role"), ROLES)
+def test_every_page_of_events_and_every_roll_was_read(
+    client: TestClient, name: str, role: str
+) -> None:
+    """Following ``next_after`` gives the pages the release gave, and no more."""
+    recorded = ANSWERS[name]["reads"][role]
+    after: int | None = 0
+    pages = set()
+    while after is not None:
+        page = f"/events?after={after}&limit=25"
+        pages.add(page)
+        after = _read(client, name, role, page)["body"]["next_after"]
+    assert pages == {p for p in recorded if p.startswith("/events?")}
+    rolls = _read(client, name, role, "")["body"]["rolls"]
+    assert {f"/rolls/{i}" for i in range(rolls)} == {p for p in recorded if p.startswith("/rolls/")}
+
+
+@pytest.mark.parametrize(("name", "role"), ROLES)
+def test_the_export_is_the_same_and_verifies(
+    client: TestClient, name: str, role: str, tmp_path: Path
+) -> None:
+    content, export = _export(client, name, role)
+    assert _masked(export) == _masked(ANSWERS[name]["reads"][role]["/export"])
+    assert verify_bytes(content).events == ANSWERS[name]["version"]
+    # ``cgledger verify FILE`` says what it said of the release's export.
+    file = tmp_path / f"{role}.jsonl"
+    file.write_bytes(content)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(["verify", str(file)])
+    said = {"exit": code, "stdout": out.getvalue(), "stderr": err.getvalue()}
+    assert {**said, "stdout": said["stdout"].replace(str(file), "FILE")} == (
+        ANSWERS[name]["verify"][role]
+    )
+
+
+def test_a_second_server_on_the_files_reads_the_same(client: TestClient, data_dir: Path) -> None:
+    """Whatever the first server wrote on load (a snapshot), the next one reads."""
+    for name in ANSWERS:
+        _read(client, name, "referee", "")
+    with TestClient(create_app(Settings(data_dir=data_dir, database_url=None))) as again:
+        for name, role, path in READS[:: max(1, len(READS) // 60)]:
+            got = _read(again, name, role, path)
+            assert got == ANSWERS[name]["reads"][role][path], (name, role, path)
+
+
+@pytest.fixture
+def fresh(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    settings = Settings(data_dir=_copy(tmp_path_factory), database_url=None)
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def test_the_release_campaign_goes_on(fresh: TestClient) -> None:
+    """The dispute and the undo request the release left open are settled by
+    today's code; the campaign then reads as of the release's head as it did."""
+    url, version = _url("kgp"), KGP["version"]
+    state = KGP["reads"]["US"]["/state"]["body"]
+    (rid,) = state["pending_undo_requests"]
+    (did,) = state["open_disputes"]
+    r = fresh.post(f"{url}/undo-requests/{rid}/approve", headers=_h("kgp", "German"))
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "applied"
+    r = fresh.post(
+        f"{url}/disputes/{did}/resolve",
+        json={"decision": "uphold", "note": "no DRM yet"},
+        headers=_h("kgp", "German"),
+    )
+    assert r.status_code == 200, r.text
+    r = fresh.post(f"{url}/rolls", json={"dice": 2, "purpose": "after"}, headers=_h("kgp", "US"))
+    assert r.status_code == 201, r.text
+    assert r.json()["index"] == KGP["reads"]["US"][""]["body"]["rolls"]
+    content, export = _export(fresh, "kgp", "referee")
+    assert verify_bytes(content).events == version + 3
+    # The release's events are unchanged under the new ones; the roll the
+    # request named is now reverted by the approval.
+    old = _events("kgp")
+    assert export["lines"][1 : version + 1] == old
+    undone = old[-1]["payload"]["reverts"][0]
+    page = _read(fresh, "kgp", "US", f"/events?after={undone - 1}&limit=1")["body"]
+    assert [(e["seq"], e["reverted_by"]) for e in page["items"]] == [(undone, version + 1)]
+    # As of the release's head, the reads are those the release gave.
+    for path in ("/roster?side=German", "/rg-record?side=German", "/lvp", "/control"):
+        sep = "&" if "?" in path else "?"
+        got = _read(fresh, "kgp", "referee", f"{path}{sep}at={version}")["body"]
+        assert got == KGP["reads"]["referee"][path]["body"], path
