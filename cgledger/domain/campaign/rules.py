@@ -33,9 +33,15 @@ class RuleState(Core):
 
     # ------------------------------------------------------------------ apply
 
-    # The public fields of every rule command's event (``Core.rule_payload``),
-    # and the ruleset's own ``Rules.state_keys`` (``rule_keys``).
-    @reads("side", "cg_date", "step", "rule")
+    # What a ruleset's apply may read of the engine's fields (the public fields
+    # of a rule command's event, ``Core.rule_payload``, and those it shares with
+    # the engine's events, e.g. a Fortification's map group or a scenario end's
+    # CVP), and the ruleset's own ``Rules.state_keys`` (``rule_keys``).
+    @reads(
+        "side", "cg_date", "step", "rule", "next", "chit", "chits", "scenario", "setup_first",
+        "body", "by", "cvp", "map_group", "locations", "lvp", "blocks", "into_setup_areas",
+        "control",
+    )  # fmt: skip
     def _on_rule_event(self, e: Applied) -> None:
         self.ruleset.rules.apply(self.rules, e.kind, e.seq, e.values)
 
