@@ -326,7 +326,6 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
 #: ruleset's ``Rules.state_events``) are replayed from here after an undo,
 #: followed by ``Territory._freeze_setup_areas``.
 DISPATCH: Mapping[str, tuple[Handler, ...]] = {
-    # dice and secrets
     "CommitmentsPublished": (Rolls._on_commitments_published,),
     "TableDefined": (Rolls._on_table_defined,),
     "DiceRolled": (),

@@ -58,7 +58,7 @@ OWNERS: Mapping[str, tuple[str, ...]] = {
     "undo": ("revertible", "reverted", "pending_reroll"),
     "disputes": ("disputes",),
     "amendments": ("definition",),
-    "ruleset": ("rules",),
+    "rules": ("rules",),
 }  # fmt: skip
 
 
