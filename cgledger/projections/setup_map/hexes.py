@@ -15,13 +15,12 @@ from cgledger.projections.setup_map.style import (
     GRID_WIDTH,
     HALO,
     ISO_MARK,
-    NML_FILL,
     NO_SIDE,
     STRATEGIC_WIDTH,
     TEXT,
-    UNCONTROLLED_FILL,
     esc,
     num,
+    status_fill,
 )
 
 _NOT_CLASS = re.compile(r"[^a-z0-9_-]+")
@@ -73,12 +72,7 @@ def hex_group(h: Mapping[str, Any], frame: Frame) -> str:
     area = h.get("area")
     ground = h.get("controlled_by")
     cx, cy = frame.at(hx)
-    if status == frame.highlight:
-        fill = NML_FILL
-    elif status in (NML, UNCONTROLLED):
-        fill = UNCONTROLLED_FILL
-    else:
-        fill = colours[status][0]
+    fill = status_fill(status, frame.highlight, colours)
     strategic = bool(h.get("strategic"))
     isolated = h.get("isolated") is True
     classes = f"hex {_status_class(status)}"

@@ -12,13 +12,12 @@ from cgledger.projections.setup_map.style import (
     BLOCKED_SHADE,
     GRID_STROKE,
     ISO_MARK,
-    NML_FILL,
     NO_SIDE,
     STRATEGIC_WIDTH,
     TEXT,
-    UNCONTROLLED_FILL,
     esc,
     num,
+    status_fill,
 )
 
 #: Short names of the markers for the legend (MARKING THE MAP).
@@ -53,10 +52,6 @@ class Item:
         )
 
 
-def _fill(status: str, highlight: str) -> str:
-    return NML_FILL if status == highlight else UNCONTROLLED_FILL
-
-
 def legend(colours: Mapping[str, tuple[str, str]], highlight: str = NML) -> list[Item]:
     box = '<rect class="swatch" x="{x}" y="{y}" width="18" height="14" '
     items = [
@@ -70,15 +65,16 @@ def legend(colours: Mapping[str, tuple[str, str]], highlight: str = NML) -> list
     ]
     items += [
         Item(
-            box + f'fill="{_fill(NML, highlight)}" stroke="{GRID_STROKE}"/>',
-            "No Man's Land",
-            "nml",
-        ),
-        Item(
-            box + f'fill="{_fill(UNCONTROLLED, highlight)}" stroke="{GRID_STROKE}"/>',
-            "Uncontrolled Territory",
-            "uncontrolled",
-        ),
+            box + f'fill="{status_fill(status, highlight, colours)}" stroke="{GRID_STROKE}"/>',
+            text,
+            kind,
+        )
+        for status, text, kind in (
+            (NML, "No Man's Land", "nml"),
+            (UNCONTROLLED, "Uncontrolled Territory", "uncontrolled"),
+        )
+    ]
+    items += [
         Item(
             box + f'fill="{BLOCKED_SHADE}" fill-opacity="0.5" stroke="{GRID_STROKE}"/>',
             "Not Enterable",

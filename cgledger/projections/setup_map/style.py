@@ -6,9 +6,11 @@ from __future__ import annotations
 import colorsys
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Final
 from xml.sax.saxutils import escape
+
+from cgledger.domain.territory import NML, UNCONTROLLED
 
 #: The hex radius (centre to corner), in px.
 HEX_SIZE: Final = 24.0
@@ -58,6 +60,17 @@ def num(value: float) -> str:
     if text.endswith(".0"):
         text = text[:-2]
     return "0" if text == "-0" else text
+
+
+def status_fill(status: str, highlight: str, colours: Mapping[str, tuple[str, str]]) -> str:
+    """A hex's fill by its status: hatched yellow for the ``highlight``ed one
+    (No Man's Land or Uncontrolled Territory), plain for the other, and a
+    side's Setup Area in that side's colour."""
+    if status == highlight:
+        return NML_FILL
+    if status in (NML, UNCONTROLLED):
+        return UNCONTROLLED_FILL
+    return colours[status][0]
 
 
 def _hex_colour(h: float, lightness: float, saturation: float) -> str:
