@@ -26,7 +26,7 @@ from cgledger.api.models import (
     TableRollView,
 )
 from cgledger.client import ApiError, AsyncClient, Client, Conflict
-from cgledger.client._endpoints import endpoint
+from cgledger.client._declare import endpoint
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 

@@ -7,9 +7,9 @@ follow the live feed (``stream``).
 """
 
 from cgledger.client._async import AsyncClient
-from cgledger.client._core import FeedDropped, StreamItem
-from cgledger.client._endpoints import Drm, EventFilters, Read, Write
+from cgledger.client._declare import Drm, EventFilters, Read, Write
 from cgledger.client._errors import ApiError, Conflict
+from cgledger.client._feed import FeedDropped, StreamItem
 from cgledger.client._sync import Client
 
 __all__ = [

@@ -10,30 +10,27 @@ from typing import Any, TypeVar, Unpack
 import httpx2 as httpx
 
 from cgledger.api.models import EventItem
-from cgledger.client._core import DEFAULT_SERVER, Plan, Step, StreamItem
-from cgledger.client._endpoints import Base, C, EventFilters, Options, endpoint, serves
+from cgledger.client._base import Base
+from cgledger.client._declare import C, EventFilters, endpoint, serves
+from cgledger.client._feed import StreamItem
+from cgledger.client._steps import Plan, Step
 
 Y = TypeVar("Y")
 
 
-class AsyncClient(Base):
+class AsyncClient(Base[httpx.AsyncBaseTransport, Callable[[float], Awaitable[Any]]]):
     """``Client`` for asyncio: every endpoint method is a coroutine, and
     ``iter_events`` and ``stream`` are async iterators."""
 
     _http: httpx.AsyncClient
 
-    def __init__(
-        self,
-        base_url: str = DEFAULT_SERVER,
-        token: str | None = None,
-        *,
-        transport: httpx.AsyncBaseTransport | None = None,
-        sleep: Callable[[float], Awaitable[Any]] | None = None,
-        **options: Unpack[Options],
-    ) -> None:
-        timeout = self._configure(token, options)
-        self._http = httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport)
-        self._sleep = sleep or asyncio.sleep
+    def _open(
+        self, base_url: str, timeout: float, transport: httpx.AsyncBaseTransport | None
+    ) -> httpx.AsyncClient:
+        return httpx.AsyncClient(base_url=base_url, timeout=timeout, transport=transport)
+
+    async def _pause(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
     def _bind(self, ep: endpoint[Any, Any]) -> Any:
         async def bound(*args: Any, **kwargs: Any) -> Any:

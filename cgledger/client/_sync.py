@@ -10,13 +10,15 @@ from typing import Any, TypeVar, Unpack
 import httpx2 as httpx
 
 from cgledger.api.models import EventItem
-from cgledger.client._core import DEFAULT_SERVER, Plan, Step, StreamItem
-from cgledger.client._endpoints import Base, C, EventFilters, Options, endpoint, serves
+from cgledger.client._base import Base
+from cgledger.client._declare import C, EventFilters, endpoint, serves
+from cgledger.client._feed import StreamItem
+from cgledger.client._steps import Plan, Step
 
 Y = TypeVar("Y")
 
 
-class Client(Base):
+class Client(Base[httpx.BaseTransport, Callable[[float], Any]]):
     """A typed client of the cgledger REST API over ``httpx2``.
 
     >>> with Client("http://127.0.0.1:8000", token, campaign=cid) as api:
@@ -32,18 +34,13 @@ class Client(Base):
 
     _http: httpx.Client
 
-    def __init__(
-        self,
-        base_url: str = DEFAULT_SERVER,
-        token: str | None = None,
-        *,
-        transport: httpx.BaseTransport | None = None,
-        sleep: Callable[[float], Any] | None = None,
-        **options: Unpack[Options],
-    ) -> None:
-        timeout = self._configure(token, options)
-        self._http = httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
-        self._sleep = sleep or time.sleep
+    def _open(
+        self, base_url: str, timeout: float, transport: httpx.BaseTransport | None
+    ) -> httpx.Client:
+        return httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
+
+    def _pause(self, seconds: float) -> None:
+        time.sleep(seconds)
 
     def _bind(self, ep: endpoint[Any, Any]) -> Any:
         return lambda *args, **kwargs: self._call(ep.call(self, *args, **kwargs))
