@@ -47,8 +47,8 @@ from cgledger.api.app import create_app
 from cgledger.domain.mapgen import BASE_COLUMNS, BASE_ROWS, synthetic_map_group
 from cgledger.domain.rulesets import REGISTRY, Ruleset
 from cgledger.domain.territory import BLOCK_KEY, MARKERS, ControlState, map_group_data
-from cgledger.ledger import Ledger
 from cgledger.projections.lvp import LvpProjection
+from cgledger.service import Ledger
 from cgledger.settings import Settings
 
 #: The targets of the issue.

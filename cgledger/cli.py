@@ -35,7 +35,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cgledger.api.app import create_app
-    from cgledger.ledger import KeyMismatch, Ledger
+    from cgledger.service import KeyMismatch, Ledger
 
     settings = Settings()
     host = args.host or settings.host

@@ -34,8 +34,8 @@ from cgledger.domain.errors import DomainError, RuleViolation, VersionConflict
 from cgledger.domain.rulesets.kgp import cpp as cppbook
 from cgledger.domain.rulesets.kgp.rules import RGItem, RGPurchaseCreate
 from cgledger.domain.visibility import REFEREE
-from cgledger.ledger import Ledger
 from cgledger.projections.eventlog import export_jsonl
+from cgledger.service import Ledger
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 
