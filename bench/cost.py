@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.floor_app import Counter, Store  # noqa: E402
 from cgledger.domain.history import index_entries  # noqa: E402
-from cgledger.ledger import Ledger  # noqa: E402
+from cgledger.service import Ledger  # noqa: E402
 from cgledger.settings import Settings  # noqa: E402
 
 PG_URL = os.environ.get(

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cgledger.ledger import Ledger
+from cgledger.service import Ledger
 from cgledger.settings import Settings
 
 

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.kgp.rules import RGPurchaseCreate
-from cgledger.ledger import Ledger
+from cgledger.service import Ledger
 from cgledger.settings import Settings
 
 

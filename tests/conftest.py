@@ -24,7 +24,7 @@ from fastapi.testclient import TestClient
 
 from cgledger.api.app import create_app
 from cgledger.domain.rulesets import REGISTRY
-from cgledger.ledger import Ledger
+from cgledger.service import Ledger
 from cgledger.settings import Settings
 
 PG_URL = os.environ.get(

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.abtf.ruleset import CPP_BASE_CHART
-from cgledger.ledger import Ledger
+from cgledger.service import Ledger
 from cgledger.verify import verify_bytes
 
 #: The 9.6161 CPP BASE NUMBER CHART as the seed prints it (003_…).

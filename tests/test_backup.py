@@ -17,8 +17,8 @@ import pytest
 
 from cgledger.backup import MANIFEST, BackupError, backup, restore
 from cgledger.domain.visibility import REFEREE
-from cgledger.ledger import Ledger
 from cgledger.projections.eventlog import export_jsonl
+from cgledger.service import Ledger
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 

@@ -24,9 +24,9 @@ from forge import join, parse, reseal, seal_header, split
 from cgledger.cli import main
 from cgledger.domain.dice import canon
 from cgledger.domain.visibility import REFEREE
-from cgledger.ledger import Ledger
 from cgledger.projections.eventlog import export_jsonl
 from cgledger.sealing import load_or_create_key, load_or_create_secret
+from cgledger.service import Ledger
 from cgledger.settings import Settings
 from cgledger.signing import (
     CheckpointError,

@@ -8,6 +8,10 @@
 * Concurrent writers never corrupt a campaign: a lost race is retried from a
   fresh load (so the rules are checked again) or, under If-Match, becomes a
   409. No overspending, no gap in the seqs, no roll index used twice.
+* Each lost race is shown lost: a second Ledger on the same database writes
+  between a command and its save (``Ledger.before_save``), and
+  ``Ledger.races`` counts the refused save and what came of it (a retry that
+  keeps both writes, a 409 under If-Match, "too busy" after ``BUSY_SECONDS``).
 
 Every test here runs on SQLite and on PostgreSQL (see ``conftest.py``).
 """
@@ -34,8 +38,9 @@ from cgledger.domain.errors import DomainError, RuleViolation, VersionConflict
 from cgledger.domain.rulesets.kgp import cpp as cppbook
 from cgledger.domain.rulesets.kgp.rules import RGItem, RGPurchaseCreate
 from cgledger.domain.visibility import REFEREE
-from cgledger.ledger import Ledger
 from cgledger.projections.eventlog import export_jsonl
+from cgledger.service import Ledger
+from cgledger.service.queues import Retry
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 
@@ -737,3 +742,195 @@ def test_a_campaign_queue_is_dropped_when_idle(ledger: Ledger) -> None:
         ),
     )
     assert ledger._queues._turns == {}
+
+
+# ------------------------------------------------------------------ lost races
+#
+# Two Ledgers on one database are two servers (or workers). ``before_save``
+# runs between a command and its save, so the other server's write lands in
+# between deterministically: the first save is refused by the store's
+# optimistic concurrency, and ``Ledger.races`` counts how the loser handled it.
+
+
+def _roll(purpose: str) -> Callable[[Any, Any], int]:
+    return lambda c, ctx: c.roll(ctx, count=2, purpose=purpose, secret=False, client_nonce=None)
+
+
+def _purposes(ledger: Ledger, cid: str) -> list[str]:
+    records = ledger.records(ledger.load(cid))
+    return [r["payload"]["roll"]["purpose"] for r in records if r["type"] == "DiceRolled"]
+
+
+def _two_servers(settings: Settings) -> tuple[Ledger, Ledger, str]:
+    first, second = Ledger(settings), Ledger(settings)
+    made = first.create_campaign(
+        ruleset="kgp",
+        campaign="CG I",
+        title="race",
+        start_date=None,
+        initial_cpp=None,
+        idempotency_key=None,
+        request_fingerprint="create",
+    )
+    return first, second, made.campaign.cid
+
+
+def _hook(ledger: Ledger, other: Ledger, cid: str, times: int | None = 1) -> list[int]:
+    about_to_write: list[int] = []
+
+    def hook(campaign: Any) -> None:
+        about_to_write.append(campaign.version)
+        if times is None or len(about_to_write) <= times:
+            other.execute(
+                cid, "German", _roll(f"B{len(about_to_write)}"), operation="roll", body={}
+            )
+
+    ledger.before_save = hook
+    return about_to_write
+
+
+def test_a_lost_race_is_retried_and_both_writes_are_kept(settings: Settings) -> None:
+    """Server A loads the campaign and runs its command; server B appends
+    before A saves. A's save is refused (it would have written the same
+    version), A re-runs the command on the new state and saves after B's."""
+    a, b, cid = _two_servers(settings)
+    try:
+        start = a.load(cid).version
+        about_to_write = _hook(a, b, cid)
+        done = a.execute(cid, "US", _roll("A"), operation="roll", body={})
+        # the first attempt would have written start + 1, which B took; the retry wrote after it
+        assert about_to_write == [start + 1, start + 2]
+        assert (a.races.lost, a.races.retried, a.races.conflicts, a.races.busy) == (1, 1, 0, 0)
+        assert b.races.lost == 0
+        assert done.seq == start + 2
+        assert not done.replayed
+        assert _purposes(a, cid) == ["B1", "A"]
+        assert _purposes(b, cid) == ["B1", "A"]
+        records = _verify_ledger(a, cid)
+        assert [r["actor"] for r in records[-2:]] == ["German", "US"]
+        assert [r["payload"]["roll"]["index"] for r in records[-2:]] == [0, 1]
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_lost_race_re_checks_the_rules_on_the_new_state(settings: Settings) -> None:
+    """A's purchase fitted the CPP it loaded; B's purchase, saved first, spent
+    them. A's retry is refused by 8.619 on the new state, and appends nothing."""
+    a = Ledger(settings)
+    b = Ledger(settings)
+    try:
+        cid = _ledger_campaign(a)
+        total = cppbook.total(a.load(cid).rules["cpp"]["German"][-1])
+        buy_b = _buyer(b, cid)
+        for i in range(total // F1_CPP - 1):  # B leaves the German CPP for one more F1
+            assert not isinstance(buy_b(i), DomainError)
+        bought = total // F1_CPP - 1
+        about_to_write: list[int] = []
+
+        def hook(campaign: Any) -> None:
+            about_to_write.append(campaign.version)
+            assert not isinstance(buy_b(99), DomainError)  # B buys the last F1 first
+
+        a.before_save = hook
+        refused = _buyer(a, cid)(0)
+        assert isinstance(refused, RuleViolation), refused
+        assert refused.rule == "8.619"
+        assert len(about_to_write) == 1  # the retry was refused before it could save
+        assert (a.races.lost, a.races.retried) == (1, 1)
+        line = a.load(cid).rules["cpp"]["German"][-1]
+        assert cppbook.left(line) == total - F1_CPP * (bought + 1) < F1_CPP
+        records = _verify_ledger(a, cid)
+        assert sum(r["type"] == "RGPurchased" for r in records) == bought + 1
+    finally:
+        a.close()
+        b.close()
+
+
+def test_if_match_loses_a_race_to_a_concurrent_write(settings: Settings) -> None:
+    """If-Match names the version A loaded, which was current when A checked
+    it; B's write lands before A saves, so A's save is refused: a 409, never a
+    retry, and nothing of A's is appended."""
+    a, b, cid = _two_servers(settings)
+    try:
+        version = a.load(cid).version
+        about_to_write = _hook(a, b, cid)
+        with pytest.raises(VersionConflict, match=f"won the race after version {version}"):
+            a.execute(cid, "US", _roll("A"), operation="roll", body={}, if_match=version)
+        assert about_to_write == [version + 1]  # one attempt, checked against If-Match
+        assert (a.races.lost, a.races.conflicts, a.races.retried) == (1, 1, 0)
+        assert a.load(cid).version == version + 1
+        assert _purposes(a, cid) == ["B1"]
+        _verify_ledger(a, cid)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_too_busy_when_other_servers_keep_winning(settings: Settings) -> None:
+    """B wins every race; A backs off and retries until ``busy_seconds`` pass
+    on its clock, then gives up with the documented 409 (docs/scaling.md) and
+    appends nothing. The clock moves 10 s per reading, so 30 s pass on the
+    fourth lost race."""
+    a, b, cid = _two_servers(settings)
+    try:
+        start = a.load(cid).version
+        about_to_write = _hook(a, b, cid, times=None)
+        now = iter(range(0, 1000, 10))
+        slept: list[float] = []
+        a.retry = Retry(busy_seconds=30, clock=lambda: float(next(now)), sleep=slept.append)
+        with pytest.raises(VersionConflict, match="too busy") as refused:
+            a.execute(cid, "US", _roll("A"), operation="roll", body={})
+        assert refused.value.status == 409
+        assert about_to_write == [start + 1, start + 2, start + 3, start + 4]
+        assert (a.races.lost, a.races.retried, a.races.busy) == (4, 3, 1)
+        assert len(slept) == 3
+        assert all(0 <= s <= 0.05 for s in slept), slept
+        assert _purposes(a, cid) == ["B1", "B2", "B3", "B4"]
+        _verify_ledger(a, cid)
+    finally:
+        a.close()
+        b.close()
+
+
+def test_over_http_a_lost_race_is_a_409_only_under_if_match(
+    settings: Settings, client: TestClient
+) -> None:
+    """The same races through the API: without If-Match the loser retries and
+    answers 201; with If-Match it answers 409 and appends nothing; when other
+    servers keep winning it answers 409 "too busy" and appends nothing."""
+    game = Game(client, {"ruleset": "kgp", "campaign": "CG I", "title": "race"})
+    a: Ledger = client.app.state.ledger  # type: ignore[attr-defined]
+    b = Ledger(settings)
+    try:
+        about_to_write = _hook(a, b, game.id)
+        version = game.version()
+        r = game.post("US", "/rolls", ROLL, **{"If-Match": f'"{version}"'})
+        body = problem(r, 409)
+        assert body["type"] == "urn:cgledger:problem:version-conflict"
+        assert f"won the race after version {version}" in body["detail"]
+        assert about_to_write == [version + 1]
+        assert game.version() == version + 1  # B's roll only
+        assert [e["actor"] for e in events(game)[version:]] == ["German"]
+
+        about_to_write = _hook(a, b, game.id)
+        version = game.version()
+        roll = created(game.post("US", "/rolls", ROLL))
+        assert about_to_write == [version + 1, version + 2]
+        assert roll["seq"] == version + 2
+        assert [e["actor"] for e in events(game)[version:]] == ["German", "US"]
+
+        about_to_write = _hook(a, b, game.id, times=None)
+        now = iter(range(0, 1000, 10))
+        a.retry = Retry(busy_seconds=30, clock=lambda: float(next(now)), sleep=lambda _: None)
+        version = game.version()
+        body = problem(game.post("US", "/rolls", ROLL), 409)
+        assert body["type"] == "urn:cgledger:problem:version-conflict"
+        assert "too busy" in body["detail"]
+        assert game.version() == version + 4
+        assert [e["actor"] for e in events(game)[version:]] == ["German"] * 4
+        assert (a.races.lost, a.races.conflicts, a.races.retried, a.races.busy) == (6, 1, 4, 1)
+        assert_log_sound(game)
+    finally:
+        a.before_save = None
+        b.close()

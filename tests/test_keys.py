@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cgledger.ledger import KeyMismatch, Ledger
+from cgledger.service import KeyMismatch, Ledger
 from cgledger.settings import SQLITE_FILE, Settings
 
 

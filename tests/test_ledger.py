@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cgledger.domain.campaign import Campaign
-from cgledger.ledger import Ledger, StoreHistory
+from cgledger.service import Ledger, StoreHistory
 from cgledger.settings import SQLITE_FILE, Settings
 
 
@@ -196,7 +196,7 @@ def test_a_new_process_reads_keyed_entries_before_writing_any(settings: Settings
     finally:
         led.close()
     script = (
-        "import sys; from cgledger.ledger import Ledger; from cgledger.settings import Settings;"
+        "import sys; from cgledger.service import Ledger; from cgledger.settings import Settings;"
         "led = Ledger(Settings.model_validate_json(sys.argv[1]));"
         "print(led.load(sys.argv[2]).roll_seq(0))"
     )

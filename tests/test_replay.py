@@ -14,7 +14,7 @@ or an observer. Then:
 * every viewer's export of the history passes ``cgledger verify``.
 
 The domain properties run without a database (``eventsourcing.popo``); the
-last property runs through :class:`cgledger.ledger.Ledger` on SQLite and
+last property runs through :class:`cgledger.service.Ledger` on SQLite and
 PostgreSQL. No timing assertions.
 """
 
@@ -42,9 +42,9 @@ from cgledger.domain.errors import DomainError
 from cgledger.domain.rulesets.kgp import cpp as cppbook
 from cgledger.domain.tables import DrmRequest
 from cgledger.domain.visibility import REFEREE
-from cgledger.ledger import CampaignStore, Done, Ledger
 from cgledger.projections.eventlog import export_jsonl
 from cgledger.sealing import AesGcmSealer
+from cgledger.service import CampaignStore, Done, Ledger
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 

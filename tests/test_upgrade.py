@@ -9,7 +9,7 @@ import dataclasses
 import kgp_commands as kgpc
 
 from cgledger.domain.campaign import SCHEMA, Campaign
-from cgledger.ledger import Ledger
+from cgledger.service import Ledger
 
 #: Attributes the aggregate did not have before schema 2.
 NEW_IN_2 = (

@@ -5,7 +5,7 @@ the tokens), so it carries ``Cache-Control: private, no-store`` and
 ``Vary: Authorization``. Its ETag names the campaign version *and* the view:
 the routes set ``"<version>"``, and this middleware appends a tag of the
 caller's credentials, so the two sides and the referee never share an ETag
-for one URL. ``If-Match`` accepts either form (``cgledger.api.deps._version``).
+for one URL. ``If-Match`` accepts either form (``cgledger.service.session.if_match_version``).
 A GET whose ``If-None-Match`` names the response's ETag is answered 304 with
 no body (RFC 9110 13.1.2, 15.4.5).
 """

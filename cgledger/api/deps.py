@@ -1,36 +1,26 @@
-"""What every route shares: problem+json, authentication, If-Match, ETags,
-the run-a-command helper, and the roll views. Routes live in ``cgledger.api.app`` and
-``cgledger.api.audit``; no rule lives here."""
+"""What every route shares: problem+json, authentication, the parameters
+(Idempotency-Key, If-Match, ``at``), ETags and the headers of an appending
+answer. Routes live in one module per resource (``cgledger.api.dice``,
+``cgledger.api.events``, ...), each calling one ``cgledger.service`` function;
+no rule lives here."""
 
 from __future__ import annotations
 
 import json
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from cgledger.domain.campaign import Campaign, Ctx
-from cgledger.domain.errors import DomainError, InvalidInput, VersionConflict
-from cgledger.domain.visibility import REFEREE
-from cgledger.ledger import Done, Ledger
-from cgledger.projections.conditions import conditions
-from cgledger.projections.rolls import roll_view
-from cgledger.projections.tables import table_roll_view
+from cgledger.service import Ledger
+from cgledger.service.session import Asked, Caller, Written, authenticate
 
 PROBLEM = "application/problem+json"
 MAX_PAGE = 1000
 MAX_INT = 2**63 - 1  # the databases' BIGINT
-
-
-class Unauthorized(DomainError):
-    status = 401
-    slug = "unauthorized"
-    title = "Unauthorized"
 
 
 #: An error never echoes more than this much of what it complains about.
@@ -77,6 +67,11 @@ IdempotencyKey = Annotated[
         "the first answer",
     ),
 ]
+Seq = Annotated[int, Path(ge=1, le=MAX_INT)]
+At = Annotated[
+    int | None,
+    Query(ge=1, le=MAX_INT, description="A seq: the answer as it was given live at that event"),
+]
 IfMatch = Annotated[
     str | None,
     Header(
@@ -90,16 +85,6 @@ IfMatch = Annotated[
 def _ledger(request: Request) -> Ledger:
     ledger: Ledger = request.app.state.ledger
     return ledger
-
-
-@dataclass(frozen=True)
-class Caller:
-    """The authenticated caller: the campaign as loaded and the caller's role."""
-
-    ledger: Ledger
-    campaign: Campaign
-    role: str
-    request_id: str | None = None
 
 
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -151,141 +136,31 @@ def _caller(request: Request, campaign_id: CampaignId, creds: Credentials) -> Ca
     As a dependency it runs before the body is validated, so a request without
     a valid token gets 401 whatever its body says.
     """
-    ledger = _ledger(request)
-    campaign = ledger.load(campaign_id)
-    role = ledger.authenticate(campaign, creds.credentials if creds else None)
-    if role is None:
-        raise Unauthorized("a valid Bearer token for this campaign is required")
-    return Caller(ledger, campaign, role, request_id(request))
+    token = creds.credentials if creds else None
+    return authenticate(_ledger(request), campaign_id, token, request_id(request))
 
 
 Auth = Annotated[Caller, Depends(_caller)]
 
 
-def _version(if_match: str | None) -> int | None:
-    """The campaign version an ``If-Match`` names: ``"12"``, or an ETag of a
-    read sent back verbatim (``"12-…"``: the version, then the view); ``*``
-    matches any current version (RFC 9110 13.1.1)."""
-    if if_match is None or if_match.strip() == "*":
-        return None
-    text = if_match.strip()
-    weak = text.startswith("W/")
-    text = text.removeprefix("W/").strip('"').split("-", 1)[0]
-    if not (text.isascii() and text.isdigit()) or len(text) > 18:
-        raise InvalidInput('If-Match must be a campaign version such as "12"', field="If-Match")
-    if weak:
-        # RFC 9110 13.1.1: If-Match uses the strong comparison; a weak tag never matches.
-        raise VersionConflict('If-Match needs a strong entity tag, e.g. "12"', field="If-Match")
-    return int(text)
-
-
-def _side(role: str, side: str | None) -> str:
-    if side is not None:
-        return side
-    if role == REFEREE:
-        raise InvalidInput("the referee must name the side", field="side")
-    return role
-
-
-def _etag(response: Response, campaign: Campaign) -> None:
-    response.headers["ETag"] = f'"{campaign.version}"'
+def _etag(response: Response, version: int) -> None:
+    response.headers["ETag"] = f'"{version}"'
 
 
 CHECKPOINT_HEADER = "Cgledger-Checkpoint"
 
 
-def _appended(response: Response, done: Done, body: dict[str, Any]) -> dict[str, Any]:
+def asked(idem: str | None, if_match: str | None) -> Asked:
+    """How a command was asked: its Idempotency-Key and If-Match headers."""
+    return Asked(idem, if_match)
+
+
+def _appended(response: Response, written: Written) -> dict[str, Any]:
     """Headers of an appending response, and its body with the campaign's latest
     signed checkpoint (also in the ``Cgledger-Checkpoint`` header, as JSON)."""
-    _etag(response, done.campaign)
+    done = written.done
+    _etag(response, done.campaign.version)
     if done.replayed:
         response.headers["Idempotent-Replayed"] = "true"
     response.headers[CHECKPOINT_HEADER] = json.dumps(done.checkpoint, separators=(",", ":"))
-    return {**body, "checkpoint": done.checkpoint}
-
-
-def campaign_view(campaign: Campaign) -> dict[str, Any]:
-    rs = campaign.ruleset
-    return {
-        "id": campaign.cid,
-        "ruleset": campaign.ruleset_id,
-        "campaign": campaign.campaign_name,
-        "title": campaign.title,
-        "sides": campaign.sides,
-        "cg_date": campaign.cg_date,
-        "cg_dates": campaign.calendar,
-        "extendable": campaign.extendable,
-        # DESIGN §8: each side's current step (``scenario``: ready to play).
-        "reph_step": {
-            side: {"id": step, "title": rs.step(step).title}
-            for side in campaign.sides
-            for step in (campaign.current_step(side),)
-        },
-        "ready_for_next_cg_date": sorted(campaign.ready),
-        "conditions": conditions(campaign),
-        "definition_hash": campaign.definition_hash,
-        "rolls": campaign.roll_count,
-        "version": campaign.version,
-        "head": campaign.head,
-    }
-
-
-def _roll(ledger: Ledger, campaign: Campaign, role: str, index: int) -> dict[str, Any]:
-    return _roll_view(ledger, campaign, role, ledger.record(campaign, campaign.roll_seq(index)))
-
-
-def _reveal_of(ledger: Ledger, campaign: Campaign, record: dict[str, Any]) -> dict[str, Any] | None:
-    """The SecretRevealed record of ``record``'s secret part, if it was revealed."""
-    revealed = campaign.revealed_by(record["seq"]) if record["secret"] is not None else None
-    if revealed is None:
-        return None
-    return ledger.record(campaign, revealed)
-
-
-def _seen_with(ledger: Ledger, campaign: Campaign, record: dict[str, Any]) -> dict[str, Any]:
-    """What a roll view needs besides the record: its reveal (if any), the
-    server's seed for an owner or referee, and the undo that reverted it."""
-    return {
-        "reveal": _reveal_of(ledger, campaign, record),
-        "unsealed_seed": ledger.unsealed_seed(campaign),
-        "reverted_by": campaign.reverted_by(record["seq"]),
-    }
-
-
-def _roll_view(
-    ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
-) -> dict[str, Any]:
-    """The roll held by ``record``, as ``role`` may see it (with its reveal, if any)."""
-    return roll_view(record, role, **_seen_with(ledger, campaign, record))
-
-
-def _table_roll(
-    ledger: Ledger, campaign: Campaign, role: str, record: dict[str, Any]
-) -> dict[str, Any]:
-    """The table roll held by ``record``, as ``role`` may see it."""
-    return table_roll_view(record, role, **_seen_with(ledger, campaign, record))
-
-
-def run(
-    caller: Caller,
-    campaign_id: str,
-    command: Callable[[Campaign, Ctx], int],
-    *,
-    operation: str,
-    body: Any,
-    idem: str | None,
-    if_match: str | None,
-) -> tuple[Ledger, str, Done]:
-    ledger, role = caller.ledger, caller.role
-    done = ledger.execute(
-        campaign_id,
-        role,
-        command,
-        operation=operation,
-        body=body,
-        idempotency_key=idem,
-        if_match=_version(if_match),
-        request_id=caller.request_id,
-        loaded=caller.campaign,
-    )
-    return ledger, role, done
+    return {**written.view, "checkpoint": done.checkpoint}

@@ -2,8 +2,9 @@
 shows each side's status of each step; ``POST /reph/advance`` completes a
 side's steps up to another; each side's Initiative chit (8.623, 9.6213) is
 secret until both are chosen, then both are revealed with the scenario they
-generate. No rule lives here: ``Campaign.advance`` and
-``Campaign.choose_initiative`` decide, and ``initiative_view`` redacts."""
+generate; ``POST /cg-dates`` begins the next CG Date, and each ruleset's own
+commands (``cgledger.api.actions``) are steps of it. No rule lives here:
+``cgledger.service.reph`` hands each to the aggregate."""
 
 from __future__ import annotations
 
@@ -12,14 +13,28 @@ from typing import Annotated, Any, Literal, Self
 from fastapi import FastAPI, Query, Response
 from pydantic import Field, StrictInt, StringConstraints, model_validator
 
-from cgledger.api.audit import At, as_of, event_item
-from cgledger.api.deps import Auth, CampaignId, IdempotencyKey, IfMatch, _appended, _etag, run
-from cgledger.api.models import InitiativePage, InitiativeView, RePhView, ScenarioEndResult
+from cgledger.api.actions import install_actions
+from cgledger.api.deps import (
+    At,
+    Auth,
+    CampaignId,
+    IdempotencyKey,
+    IfMatch,
+    _appended,
+    _etag,
+    asked,
+)
+from cgledger.api.models import (
+    CGDateView,
+    InitiativePage,
+    InitiativeView,
+    RePhView,
+    ScenarioEndResult,
+)
+from cgledger.api.schemas import CGDateCreate
 from cgledger.api.territory import ControlChange, change_of
-from cgledger.domain.campaign import Campaign
-from cgledger.domain.errors import InvalidInput
 from cgledger.domain.requests import Body
-from cgledger.projections.reph import initiative_view, reph_view
+from cgledger.service import reph
 
 
 class AdvanceCreate(Body):
@@ -86,16 +101,30 @@ class InitiativeCreate(Body):
     )
 
 
-def _dates(campaign: Campaign, cg_date: str | None) -> list[str]:
-    if cg_date is None:
-        return [d for d in campaign.calendar if d in campaign.initiatives]
-    found = campaign.ruleset.normalize_date(cg_date)
-    if found is None or found not in campaign.calendar:
-        raise InvalidInput(f"{cg_date!r} is not a CG Date of this campaign", field="cg_date")
-    return [found]
-
-
 def install_reph_routes(app: FastAPI) -> None:
+    @app.post(
+        "/v1/campaigns/{campaign_id}/cg-dates",
+        status_code=201,
+        tags=["refit phase"],
+        response_model=CGDateView,
+        response_model_exclude_unset=True,
+    )
+    def begin_cg_date(
+        campaign_id: CampaignId,
+        body: CGDateCreate,
+        response: Response,
+        caller: Auth,
+        idem: IdempotencyKey = None,
+        if_match: IfMatch = None,
+    ) -> dict[str, Any]:
+        """RePh 8.6121: begin the next CG Date."""
+        written = reph.begin_cg_date(
+            caller, body.cg_date, body.model_dump(mode="json"), asked(idem, if_match)
+        )
+        return _appended(response, written)
+
+    install_actions(app)
+
     @app.post(
         "/v1/campaigns/{campaign_id}/scenario-end",
         status_code=201,
@@ -118,23 +147,7 @@ def install_reph_routes(app: FastAPI) -> None:
         sent = body.model_dump(mode="json", exclude_none=True)
         if body.control is not None:
             sent["control"] = [change_of(item) for item in body.control]
-        ledger, role, done = run(
-            caller,
-            campaign_id,
-            lambda c, ctx: c.end_scenario(ctx, sent),
-            operation="scenario-end",
-            body=sent,
-            idem=idem,
-            if_match=if_match,
-        )
-        record = ledger.record(done.campaign, done.seq)
-        status = "recorded" if record["type"] == "ScenarioEnded" else "proposed"
-        view = {
-            "seq": done.seq,
-            "status": status,
-            "event": event_item(done.campaign, record, role),
-        }
-        return _appended(response, done, view)
+        return _appended(response, reph.end_scenario(caller, sent, asked(idem, if_match)))
 
     @app.get(
         "/v1/campaigns/{campaign_id}/reph",
@@ -148,8 +161,8 @@ def install_reph_routes(app: FastAPI) -> None:
         """The RePh sequence of the current CG Date: each step with its markers
         and each side's status (``done``, ``current``, ``pending``, ``n/a``),
         and the scenario the Initiative generated, if any yet."""
-        _etag(response, caller.campaign)
-        return reph_view(as_of(caller.ledger, caller.campaign, at))
+        _etag(response, caller.campaign.version)
+        return reph.get_reph(caller, at)
 
     @app.post(
         "/v1/campaigns/{campaign_id}/reph/advance",
@@ -169,16 +182,10 @@ def install_reph_routes(app: FastAPI) -> None:
         """Complete the side's steps from its current one up to ``to``, which
         becomes current. A step whose required action is not done, or the
         Initiative before both chits are chosen, stops it (409, the step's rule)."""
-        _, _, done = run(
-            caller,
-            campaign_id,
-            lambda c, ctx: c.advance(ctx, body.side, body.to),
-            operation="reph-advance",
-            body=body.model_dump(mode="json"),
-            idem=idem,
-            if_match=if_match,
+        written = reph.advance(
+            caller, body.side, body.to, body.model_dump(mode="json"), asked(idem, if_match)
         )
-        return _appended(response, done, {**reph_view(done.campaign), "seq": done.seq})
+        return _appended(response, written)
 
     @app.post(
         "/v1/campaigns/{campaign_id}/initiative",
@@ -198,24 +205,10 @@ def install_reph_routes(app: FastAPI) -> None:
         """8.6232 (9.62132): choose this CG Date's Initiative chit. The opponent
         sees that it was chosen, never which, until both are; the second chit
         reveals both and records the scenario (and a Dual Attack's setup dr)."""
-        ledger = caller.ledger
-
-        def choose(c: Campaign, ctx: Any) -> int:
-            return c.choose_initiative(ctx, body.side, body.chit)
-
-        ledger, role, done = run(
-            caller,
-            campaign_id,
-            choose,
-            operation="initiative",
-            body=body.model_dump(mode="json"),
-            idem=idem,
-            if_match=if_match,
+        written = reph.choose_initiative(
+            caller, body.side, body.chit, body.model_dump(mode="json"), asked(idem, if_match)
         )
-        campaign = done.campaign
-        date = ledger.record(campaign, done.seq)["payload"]["cg_date"]
-        view = {**initiative_view(campaign, date, role), "seq": done.seq}
-        return _appended(response, done, view)
+        return _appended(response, written)
 
     @app.get(
         "/v1/campaigns/{campaign_id}/initiative",
@@ -232,7 +225,5 @@ def install_reph_routes(app: FastAPI) -> None:
     ) -> dict[str, Any]:
         """Each CG Date's Initiative as the caller may see it: who has chosen, and
         the chits once both are chosen (before that, only the caller's own)."""
-        _etag(response, caller.campaign)
-        campaign = as_of(caller.ledger, caller.campaign, at)
-        items = [initiative_view(campaign, d, caller.role) for d in _dates(campaign, cg_date)]
-        return {"items": items, "version": campaign.version}
+        _etag(response, caller.campaign.version)
+        return reph.list_initiative(caller, cg_date, at)

@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import Field, StrictInt, StringConstraints, model_validator
 
-from cgledger.domain.campaign import MAX_PURPOSE
 from cgledger.domain.requests import Body, Nonce
+from cgledger.service.dice import MAX_PURPOSE
 
 
 class CampaignCreate(Body):

@@ -1,9 +1,8 @@
 """Control of a campaign's map groups and the LVP totals (DESIGN §9): ``POST
 /control`` records Control of Locations as one public event, ``GET /control``
 reads it and ``GET /lvp`` the LVP by CG-Scenario End, as of any event with
-``at``. No rule lives here: ``Campaign.record_control`` checks the Locations
-against the CG definition's map groups, and ``Campaign.lvp_view`` lists what
-each CG-Scenario End recorded."""
+``at``, and ``GET /setup-areas`` (and its SVG map) the Setup Areas. No rule
+lives here: ``cgledger.service.territory`` answers each."""
 
 from __future__ import annotations
 
@@ -13,13 +12,20 @@ from fastapi import FastAPI, Query, Response
 from fastapi.responses import Response as RawResponse
 from pydantic import Field
 
-from cgledger.api.audit import At, as_of
-from cgledger.api.deps import Auth, CampaignId, IdempotencyKey, IfMatch, _appended, _etag, run
+from cgledger.api.deps import (
+    At,
+    Auth,
+    CampaignId,
+    IdempotencyKey,
+    IfMatch,
+    _appended,
+    _etag,
+    asked,
+)
 from cgledger.api.models import ControlView, LvpView, SetupAreasView
 from cgledger.domain.definitions import MAX_LEVEL, MIN_LEVEL
 from cgledger.domain.requests import Body
-from cgledger.projections.setup_map import render_svg
-from cgledger.projections.territory import control_view, lvp_view
+from cgledger.service import territory
 
 MAX_LOCATIONS = 2_000
 
@@ -122,23 +128,16 @@ def install_territory_routes(app: FastAPI) -> None:
         """Record Control of Locations of one map group, as one public event
         (``side`` null: uncontrolled)."""
         sent = body.model_dump(mode="json")
-        _, _, done = run(
+        written = territory.record_control(
             caller,
-            campaign_id,
-            lambda c, ctx: c.record_control(
-                ctx,
-                body.map_group,
-                [_location(item) for item in body.locations],
-                blocks=sent["blocks"],
-                rule=body.rule,
-            ),
-            operation="control",
-            body=sent,
-            idem=idem,
-            if_match=if_match,
+            body.map_group,
+            [_location(item) for item in body.locations],
+            blocks=sent["blocks"],
+            rule=body.rule,
+            sent=sent,
+            asked=asked(idem, if_match),
         )
-        view = {**control_view(done.campaign, body.map_group), "seq": done.seq}
-        return _appended(response, done, view)
+        return _appended(response, written)
 
     @app.get(
         "/v1/campaigns/{campaign_id}/control",
@@ -155,8 +154,8 @@ def install_territory_routes(app: FastAPI) -> None:
     ) -> dict[str, Any]:
         """Control of each map group's Locations: those controlled, or whose
         Control was recorded; a hex not listed is uncontrolled."""
-        _etag(response, caller.campaign)
-        return control_view(as_of(caller.ledger, caller.campaign, at), map_group)
+        _etag(response, caller.campaign.version)
+        return territory.get_control(caller, map_group, at)
 
     @app.get(
         "/v1/campaigns/{campaign_id}/lvp",
@@ -170,8 +169,8 @@ def install_territory_routes(app: FastAPI) -> None:
         Current-LVP Totals at start and end, the new CG-LVP Totals of 8.6033,
         the CVP, and the winner by 8.6234 with the rule that decided) or Idle
         date."""
-        _etag(response, caller.campaign)
-        return lvp_view(as_of(caller.ledger, caller.campaign, at))
+        _etag(response, caller.campaign.version)
+        return territory.get_lvp(caller, at)
 
     @app.get(
         "/v1/campaigns/{campaign_id}/setup-areas",
@@ -190,8 +189,8 @@ def install_territory_routes(app: FastAPI) -> None:
         ruleset's rules (8.605-8.6057, 9.605-9.6055): from the current Control
         until a side completes the Setup Area step, then as determined
         (``frozen``) until the next scenario is in play."""
-        _etag(response, caller.campaign)
-        return as_of(caller.ledger, caller.campaign, at).setup_areas_view(map_group)
+        _etag(response, caller.campaign.version)
+        return territory.get_setup_areas(caller, map_group, at)
 
     @app.get(
         "/v1/campaigns/{campaign_id}/setup-areas.svg",
@@ -208,14 +207,6 @@ def install_territory_routes(app: FastAPI) -> None:
         """The Setup Areas drawn as an SVG map: hexes at their coordinates with
         their ids, each side's Setup Areas in its colour, No Man's Land
         hatched, Strategic Locations outlined, Isolated areas marked."""
-        campaign = as_of(caller.ledger, caller.campaign, at)
-        view = campaign.setup_areas_view(map_group)
-        data = campaign.map_group_data(view["map_group"])
-        coords = dict(zip(data.grid.ids, data.grid.coords, strict=True))
-        title = f"{campaign.title or campaign.cid}: {view['title'] or view['map_group']}"
-        highlight = campaign.ruleset.rules.map_highlight
-        svg = render_svg(
-            {**view, "at": at}, coords, campaign.sides, title=title, highlight=highlight
-        )
-        headers = {"ETag": f'"{caller.campaign.version}"'}
-        return RawResponse(svg, media_type="image/svg+xml", headers=headers)
+        found = territory.setup_areas_svg(caller, map_group, at)
+        headers = {"ETag": f'"{found.version}"'}
+        return RawResponse(found.svg, media_type="image/svg+xml", headers=headers)

@@ -60,7 +60,7 @@ def serve_command(args: argparse.Namespace) -> int:
     import uvicorn
 
     from cgledger.api.app import create_app
-    from cgledger.ledger import KeyMismatch, Ledger
+    from cgledger.service import KeyMismatch, Ledger
 
     settings = Settings()
     host = args.host or settings.host

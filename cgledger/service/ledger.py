@@ -1,188 +1,45 @@
-"""Application service: persistence, tokens, idempotency, concurrency.
+"""The application service: persistence, tokens, idempotency, concurrency.
 
-The HTTP layer (``api``) calls these methods; they load the campaign
-aggregate, run one domain command and save all of its events in one
-``save()``. A lost race is retried from a fresh load (the rules are checked
-again), unless the client sent ``If-Match``, in which case it gets a 409.
+The service functions (``cgledger.service.*``) call these methods; they load
+the campaign aggregate, run one domain command and save all of its events in
+one ``save()``. A lost race is retried from a fresh load (the rules are
+checked again), unless the client sent ``If-Match``, in which case it gets a
+409 (``cgledger.service.queues``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import hmac
-import random
 import secrets
-import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError, Application, project_aggregate
-from eventsourcing.domain import DomainEvent
+from eventsourcing.application import AggregateNotFoundError, project_aggregate
 from eventsourcing.persistence import IntegrityError
-from eventsourcing.utils import register_topic
 
 from cgledger import metrics
 from cgledger.domain.campaign import SCHEMA, Campaign, Ctx, token_hash
-from cgledger.domain.dice import canon
 from cgledger.domain.errors import IdempotencyMismatch, NotFound, VersionConflict
 from cgledger.domain.history import IDEM, INDEXED, index_entries
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.visibility import REFEREE
 from cgledger.sealing import AesGcmSealer, load_or_create_key
+from cgledger.service.keys import IdempotencyKeys, KeyMismatch, check_keys, fingerprint
+from cgledger.service.queues import Queues, Races, Retry, Turn
+from cgledger.service.store import (
+    MAX_SEQ,
+    CampaignStore,
+    StoreHistory,
+    history_of,
+    keyed_entry,
+)
 from cgledger.settings import Settings
 from cgledger.signing import CheckpointSigner, load_or_create_signing_key
 
-#: A command that keeps losing the race to other processes on one campaign
-#: gives up after this long (within one process, commands never race: they queue).
-BUSY_SECONDS = 30.0
-MAX_SEQ = 2**63 - 1
-_IDEM_NAMESPACE = uuid.UUID("6f1d2a52-4c1e-4f0b-9f7e-2b8d8e1c0a11")
-
 Command = Callable[[Campaign, Ctx], int]
-
-
-class IndexEntry(DomainEvent):
-    """A keyed entry of a campaign (``cgledger.domain.history``), stored as the only
-    event of its own stream (``uuid5(campaign, key)``): written once, in the
-    same transaction as the campaign event it points at, and read by key."""
-
-    TOPIC = "cgledger:IndexEntry"
-    value: dict[str, Any]
-
-
-# A plain event class is not registered by its TOPIC as the aggregate's events
-# are: without this, a new process that reads an entry before it writes one
-# could not resolve the stored topic.
-register_topic(IndexEntry.TOPIC, IndexEntry)
-
-
-def _entry_id(campaign_id: uuid.UUID, name: str) -> uuid.UUID:
-    return uuid.uuid5(campaign_id, name)
-
-
-#: The stream that records the fingerprints of the servers' keys (``_check_keys``).
-SERVER_KEYS = uuid.UUID("0b7d1f0e-5c1a-4f57-8a8e-3f1c6a2b9d40")
-
-
-class KeyMismatch(RuntimeError):
-    """This server's keys are not the ones the database was written with."""
-
-
-class StoreHistory:
-    """``cgledger.domain.history.History`` over the event store: records by seq, keys
-    by their entry streams, and the records a command appended but has not
-    saved yet (``remember``), which ``Ledger`` then saves with their entries."""
-
-    def __init__(self, store: Application[uuid.UUID], campaign_id: uuid.UUID) -> None:
-        self.store = store
-        self.campaign_id = campaign_id
-        self.pending: dict[int, dict[str, Any]] = {}
-        self.pending_index: dict[str, dict[str, Any]] = {}
-        #: Records read so far (a record never changes once stored).
-        self.read: dict[int, dict[str, Any]] = {}
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> StoreHistory:
-        return self  # it reads the store; a copy of the campaign reads the same one
-
-    def record(self, seq: int) -> dict[str, Any]:
-        found = self.pending.get(seq) or self.read.get(seq)
-        if found is not None:
-            return found
-        events = self.store.events.get(self.campaign_id, gt=seq - 1, lte=seq, limit=1)
-        for event in events:
-            record: dict[str, Any] = event.record  # type: ignore[attr-defined]
-            self.read[seq] = record
-            return record
-        raise NotFound(f"no event {seq} in this campaign", field="seq")
-
-    def records(self, after: int, upto: int) -> list[dict[str, Any]]:
-        events = self.store.events.get(self.campaign_id, gt=after, lte=upto)
-        found = {e.record["seq"]: e.record for e in events}  # type: ignore[attr-defined]
-        found.update({s: r for s, r in self.pending.items() if after < s <= upto})
-        return [found[s] for s in sorted(found)]
-
-    def lookup(self, name: str, upto: int) -> dict[str, Any] | None:
-        value = self.pending_index.get(name)
-        if value is None:
-            for event in self.store.events.get(_entry_id(self.campaign_id, name), limit=1):
-                value = event.value  # type: ignore[attr-defined]
-        return value if value is not None and value["seq"] <= upto else None
-
-    def remember(self, record: dict[str, Any]) -> None:
-        self.pending[record["seq"]] = record
-        for name, value in index_entries(record):
-            self.pending_index.setdefault(name, value)
-
-    def entries(self, after: int) -> list[IndexEntry]:
-        """The entry events of the records appended after seq ``after``."""
-        out = []
-        for seq in sorted(s for s in self.pending if s > after):
-            for name, value in index_entries(self.pending[seq]):
-                out.append(_entry(self.campaign_id, name, value))
-        return out
-
-
-def _entry(campaign_id: uuid.UUID, name: str, value: dict[str, Any]) -> IndexEntry:
-    return IndexEntry(  # type: ignore[call-arg]
-        originator_id=_entry_id(campaign_id, name),
-        originator_version=1,
-        timestamp=IndexEntry.create_timestamp(),
-        value=value,
-    )
-
-
-@dataclass
-class _Turn:
-    """A campaign's queue in one process: its lock, how many commands hold or
-    wait for it, and the latest version a command of this process saved."""
-
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    users: int = 0
-    saved: int = 0
-
-
-class _Queues:
-    """Commands on one campaign run one at a time in this process, so they
-    never race each other and never see a 409 they did not ask for with
-    ``If-Match`` (DESIGN §6); commands on different campaigns run in parallel.
-    A campaign's queue exists only while a command holds or waits for it."""
-
-    def __init__(self) -> None:
-        self._guard = threading.Lock()
-        self._turns: dict[object, _Turn] = {}
-
-    @contextmanager
-    def turn(self, key: object) -> Iterator[_Turn]:
-        with self._guard:
-            turn = self._turns.setdefault(key, _Turn())
-            turn.users += 1
-        try:
-            with turn.lock:
-                yield turn
-        finally:
-            with self._guard:
-                turn.users -= 1
-                if turn.users == 0:
-                    del self._turns[key]
-
-
-def _history(campaign: Campaign) -> StoreHistory:
-    history = campaign.history
-    assert isinstance(history, StoreHistory), "the Ledger attaches a StoreHistory on load"
-    return history
-
-
-class CampaignStore(Application[uuid.UUID]):
-    """The ``eventsourcing`` application holding one stream per campaign."""
-
-    name = "cgledger"
-    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Campaign: 100}
 
 
 @dataclass(frozen=True)
@@ -206,20 +63,6 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
 
 
-def fingerprint(operation: str, body: Any) -> str:
-    return hashlib.sha256(canon({"op": operation, "body": body})).hexdigest()
-
-
-def idempotency_hash(secret: bytes, role: str, key: str) -> str:
-    """Keys are scoped to the role that sent them: another role's key is unknown,
-    so a side cannot probe which keys (and so which requests) the other side used.
-    The hash is keyed with a server secret: it is recorded in every event's
-    ``meta``, and a client that puts words in its keys ("buy-I2") must not have
-    them guessed back from a public hash."""
-    msg = f"cgledger/v1/idempotency\n{role}\n{key}".encode()
-    return hmac.new(secret, msg, hashlib.sha256).hexdigest()
-
-
 class Ledger:
     def __init__(
         self,
@@ -240,58 +83,31 @@ class Ledger:
         self.signer = CheckpointSigner(
             load_or_create_signing_key(settings.data_dir, settings.signing_key)
         )
-        self._check_keys(settings, key)
+        try:
+            check_keys(self.store, settings.data_dir, key, self.signer.public_key_hex)
+        except KeyMismatch:
+            self.store.close()
+            raise
         #: Called with the campaign id after every append (the live feed's wake-up).
         self.listeners: list[Callable[[str], None]] = []
         # Campaign ids for Idempotency-Keys are derived with a server secret, so
         # the id cannot be computed from the key alone.
-        self._id_key = hashlib.sha256(b"cgledger/v1/idempotency-id\n" + key).digest()
-        self._idem_key = hashlib.sha256(b"cgledger/v1/idempotency-key\n" + key).digest()
+        self.idempotency = IdempotencyKeys(key)
         #: Commands on one campaign take turns in this process (DESIGN §6).
-        self._queues = _Queues()
+        self._queues = Queues()
+        #: How a command that lost a race to another process backs off.
+        self.retry = Retry()
+        #: What the races with other processes came to (``Races``).
+        self.races = Races()
+        #: A seam between running a command and saving it, called with the
+        #: campaign as the command left it: what another process writes here
+        #: makes this save lose the race (the lost-race tests use it).
+        self.before_save: Callable[[Campaign], None] | None = None
         #: Campaigns known to have every keyed entry (``_backfill``).
         self._indexed: set[uuid.UUID] = set()
 
     def close(self) -> None:
         self.store.close()
-
-    def _check_keys(self, settings: Settings, seal_key: bytes) -> None:
-        """DESIGN §11: every server on one database uses the same sealing and
-        signing keys. The first server records their fingerprints (never the
-        keys: an HMAC under the sealing key, the signing key's public half);
-        a server whose keys differ refuses to start, instead of failing later
-        on the first unrevealed seed it cannot unseal."""
-        mine = {
-            "seal": hmac.new(seal_key, b"cgledger/v1/key-check", hashlib.sha256).hexdigest(),
-            "sign": self.signer.public_key_hex,
-        }
-        for _ in range(2):
-            for event in self.store.events.get(SERVER_KEYS, limit=1):
-                recorded: dict[str, Any] = event.value  # type: ignore[attr-defined]
-                wrong = [k for k in ("seal", "sign") if recorded.get(k) != mine[k]]
-                if wrong:
-                    names = {
-                        "seal": "sealing key (CGLEDGER_SEED_KEY or seed.key)",
-                        "sign": "signing key (CGLEDGER_SIGNING_KEY or checkpoint.key)",
-                    }
-                    self.store.close()
-                    raise KeyMismatch(
-                        "this database was written by a server with another "
-                        + " and another ".join(names[k] for k in wrong)
-                        + f" than this one (data dir {settings.data_dir.resolve()}). Every "
-                        "server on one database must use the same keys: copy seed.key and "
-                        "checkpoint.key from the first server's data dir, or set "
-                        "CGLEDGER_SEED_KEY and CGLEDGER_SIGNING_KEY to its values."
-                    )
-                return
-            entry = IndexEntry(  # type: ignore[call-arg]
-                originator_id=SERVER_KEYS,
-                originator_version=1,
-                timestamp=IndexEntry.create_timestamp(),
-                value=mine,
-            )
-            with contextlib.suppress(IntegrityError):  # another server recorded first
-                self.store.save(entry)
 
     # ----------------------------------------------------------------- reads
 
@@ -323,8 +139,8 @@ class Ledger:
             for event in self.store.events.get(cid):
                 for name, value in index_entries(event.record):  # type: ignore[attr-defined]
                     if name != INDEXED:
-                        entries.append(_entry(cid, name, value))
-            entries.append(_entry(cid, INDEXED, {"seq": 1}))
+                        entries.append(keyed_entry(cid, name, value))
+            entries.append(keyed_entry(cid, INDEXED, {"seq": 1}))
             for start in range(0, len(entries), 1000):
                 with contextlib.suppress(IntegrityError):  # another process wrote them
                     self.store.save(*entries[start : start + 1000])
@@ -437,12 +253,8 @@ class Ledger:
         if idempotency_key is None:
             campaign_id = uuid.uuid4()
         else:
-            digest = hmac.new(self._id_key, idempotency_key.encode(), hashlib.sha256).hexdigest()
-            campaign_id = uuid.uuid5(_IDEM_NAMESPACE, digest)
-            idem = {
-                "key": idempotency_hash(self._idem_key, "creator", idempotency_key),
-                "fingerprint": request_fingerprint,
-            }
+            campaign_id = self.idempotency.campaign_id(idempotency_key)
+            idem = self.idempotency.entry("creator", idempotency_key, request_fingerprint)
             existing = self._existing(campaign_id)
             if existing is not None:
                 return self._replay_creation(existing, idem)
@@ -511,10 +323,7 @@ class Ledger:
         request_fp = fingerprint(operation, body)
         idem = None
         if idempotency_key is not None:
-            idem = {
-                "key": idempotency_hash(self._idem_key, role, idempotency_key),
-                "fingerprint": request_fp,
-            }
+            idem = self.idempotency.entry(role, idempotency_key, request_fp)
         key: object = campaign_id
         with contextlib.suppress(ValueError):
             key = loaded.id if loaded is not None else uuid.UUID(campaign_id)
@@ -533,12 +342,13 @@ class Ledger:
         if_match: int | None,
         request_id: str | None,
         loaded: Campaign | None,
-        turn: _Turn,
+        turn: Turn,
     ) -> Done:
-        """One command in its campaign's turn (``_Queues``). Another process
+        """One command in its campaign's turn (``Queues``). Another process
         (a second worker) can still win a race; then the command is re-run on
-        the new state with a jittered backoff, until ``BUSY_SECONDS`` pass."""
-        deadline = time.monotonic() + BUSY_SECONDS
+        the new state with a jittered backoff (``self.retry``), until
+        ``BUSY_SECONDS`` pass; ``self.races`` counts each lost race."""
+        deadline = self.retry.deadline()
         attempt = 0
         while True:
             # The campaign as the request loaded it is current unless a command
@@ -565,10 +375,13 @@ class Ledger:
                 )
             before = campaign.version
             seq = command(campaign, self.ctx(role, idem, request_id))
+            if self.before_save is not None:
+                self.before_save(campaign)
             try:
-                self.store.save(campaign, *_history(campaign).entries(before))
+                self.store.save(campaign, *history_of(campaign).entries(before))
             except IntegrityError:
                 if if_match is not None:
+                    self.races.count("conflicts")
                     raise VersionConflict(
                         f"another write to this campaign won the race after version {if_match}",
                         field="If-Match",
@@ -576,16 +389,17 @@ class Ledger:
                 # Lost a race to another process: back off (jittered, growing)
                 # and re-run the command on the new state, so its rules are
                 # checked again.
-                if time.monotonic() > deadline:
+                if self.retry.expired(deadline):
+                    self.races.count("busy")
                     raise VersionConflict(
                         f"the campaign was too busy: other servers kept writing to it "
-                        f"for {BUSY_SECONDS:.0f} s; retry"
+                        f"for {self.retry.busy_seconds:.0f} s; retry"
                     ) from None
-                backoff = 0.002 * 2 ** min(attempt, 5)
-                time.sleep(random.uniform(0, min(0.05, backoff)))  # noqa: S311
+                self.races.count("retried")
+                self.retry.back_off(attempt)
                 continue
             turn.saved = campaign.version
-            appended = _history(campaign).pending
+            appended = history_of(campaign).pending
             metrics.appended(appended[s] for s in appended if s > before)
             if any(appended[s]["type"] == "UndoApplied" for s in appended if s > before):
                 # An undo rebuilds the state from every state event in force;

@@ -1,0 +1,159 @@
+"""What the rulesets' routes answer: each ruleset with its campaigns, RePh
+steps and Initiative matrix, its die tables, and a campaign's CG definition
+and its amendments (DESIGN §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from cgledger.api.models.common import Checkpoint, Page
+
+
+# As ``common._Open``, declared here too so that linters see a pydantic model.
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class CampaignInfo(_Open):
+    name: str
+    rule: str
+    cg_dates: list[str]
+    initial_date: str | None
+    extendable: bool
+    notes: str
+
+
+class ActionInfo(BaseModel):
+    path: str
+    rule: str
+    summary: str
+
+
+class RePhStepInfo(_Open):
+    rule: str
+    title: str
+    markers: list[str]
+    sides: list[str]
+    joint: bool
+    action: str | None
+    from_date: str | None
+    reading: str | None
+
+
+class InitiativeRow(BaseModel):
+    #: Each side's chit: "attack" or "idle".
+    chits: dict[str, str]
+    scenario: str
+
+
+class Initiative(BaseModel):
+    rule: str
+    matrix: list[InitiativeRow]
+
+
+class RulesetInfo(_Open):
+    id: str
+    title: str
+    sides: list[str]
+    campaigns: list[CampaignInfo]
+    roster: bool
+    actions: list[ActionInfo]
+    reph_steps: list[RePhStepInfo]
+    scenario_types: list[str]
+    initiative: Initiative | None
+    tables: int
+    tables_url: str
+    definition_schema_url: str
+    sample_definition_url: str
+    notes: str
+
+
+class DrmInfo(_Open):
+    """A named DRM of a table: ``fixed`` (``value``), ``per`` a count the
+    roller gives, ``valued`` (x given by the roller) or ``input``."""
+
+    id: str
+    text: str
+    kind: str
+
+
+class InputEdge(BaseModel):
+    """A band edge read from a table input, plus an offset (e.g. CG23's circled number)."""
+
+    input: str
+    offset: int
+
+
+class Band(_Open):
+    range: str
+    lo: int | InputEdge | None
+    hi: int | InputEdge | None
+    result: str
+
+
+class TableInfo(_Open):
+    id: str
+    title: str
+    rule: str
+    dice: str
+    secret: bool
+    read_on: str
+    drms: list[DrmInfo]
+    bands: list[Band]
+    hash: str
+    #: The sides its rule names; left out: every side (DESIGN §8).
+    sides: list[str] | None = None
+    #: The first CG Date it is rolled on; left out: every date.
+    from_date: str | None = None
+    #: The only CG Dates it is rolled on; left out: every date.
+    on_dates: list[str] | None = None
+    #: The RePh step it is rolled in, or "scenario" while the CG scenario is
+    #: in play; left out: any time (DESIGN §8).
+    step: str | None = None
+
+
+class Definition(_Open):
+    """A CG definition (DESIGN §7). The complete schema of each ruleset's is at
+    ``GET /v1/rulesets/{r}/definition-schema``."""
+
+    sample: bool = False
+    title: str = ""
+    notes: str = ""
+    attack_chits: dict[str, int] = {}
+    rg_chart: dict[str, list[dict[str, Any]]] = {}
+    map_groups: list[dict[str, Any]] = []
+
+
+class DefinitionView(BaseModel):
+    definition: Definition | None
+    #: sha256 over the canonical form (docs/dice-protocol.md).
+    hash: str | None
+    #: The seq of the event that put this definition in force.
+    seq: int | None
+    version: int
+
+
+class Answer(_Open):
+    seq: int
+    by: str
+    note: str | None
+
+
+class AmendmentView(_Open):
+    id: int
+    status: str
+    by: str
+    patch: dict[str, Any]
+    reason: str
+    #: ``null`` for a campaign created before CG definitions existed.
+    base_hash: str | None
+    result_hash: str
+    answer: Answer | None
+    version: int
+    checkpoint: Checkpoint | None = None
+
+
+class AmendmentPage(Page):
+    items: list[AmendmentView]

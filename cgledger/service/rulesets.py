@@ -1,0 +1,106 @@
+"""The rulesets this server knows (``GET /v1/rulesets`` and below): each with
+its campaigns, sides, RePh steps, Initiative matrix and die tables, its CG
+definition's JSON Schema and synthetic sample, and the commands it adds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cgledger.domain.errors import NotFound
+from cgledger.domain.rulesets import REGISTRY, Action, Ruleset
+from cgledger.domain.tables import describe
+
+
+def ruleset(ruleset_id: str) -> Ruleset:
+    rs = REGISTRY.get(ruleset_id)
+    if rs is None:
+        raise NotFound(f"unknown ruleset {ruleset_id!r}; known: {', '.join(REGISTRY)}")
+    return rs
+
+
+def _info(rs: Ruleset) -> dict[str, Any]:
+    return {
+        "id": rs.id,
+        "title": rs.title,
+        "sides": list(rs.sides),
+        "campaigns": [
+            {
+                "name": c.name,
+                "rule": c.rule,
+                "cg_dates": list(c.calendar),
+                "initial_date": c.initial_date,
+                "extendable": c.extendable,
+                "notes": c.notes,
+            }
+            for c in rs.campaigns.values()
+        ],
+        "roster": rs.rules.has_roster,
+        "actions": [
+            {"path": a.path, "rule": a.rule, "summary": a.summary}
+            for a in rs.rules.actions.values()
+        ],
+        "reph_steps": [
+            {
+                "rule": st.id,
+                "title": st.title,
+                "markers": list(st.markers),
+                "sides": list(st.sides) or list(rs.sides),
+                "joint": st.joint,
+                "action": st.action,
+                "from_date": st.from_date,
+                "reading": st.reading or None,
+            }
+            for st in rs.reph_steps
+        ],
+        "scenario_types": list(rs.scenario_types),
+        "initiative": None
+        if rs.initiative is None
+        else {
+            "rule": rs.initiative.rule,
+            "matrix": [
+                {"chits": dict(zip(rs.sides, pair, strict=True)), "scenario": scenario}
+                for pair, scenario in rs.initiative.matrix.items()
+            ],
+        },
+        "tables": len(rs.tables),
+        "tables_url": f"/v1/rulesets/{rs.id}/tables",
+        "definition_schema_url": f"/v1/rulesets/{rs.id}/definition-schema",
+        "sample_definition_url": f"/v1/rulesets/{rs.id}/sample-definition",
+        "notes": rs.notes,
+    }
+
+
+def list_rulesets() -> list[dict[str, Any]]:
+    """Every ruleset, with its campaigns, sides and CG Date sequences."""
+    return [_info(rs) for rs in REGISTRY.values()]
+
+
+def list_tables(ruleset_id: str) -> list[dict[str, Any]]:
+    return [describe(t) for t in ruleset(ruleset_id).tables.values()]
+
+
+def get_table(ruleset_id: str, table_id: str) -> dict[str, Any]:
+    table = ruleset(ruleset_id).table(table_id)
+    if table is None:
+        raise NotFound(f"{ruleset_id} has no table {table_id!r}")
+    return describe(table)
+
+
+def definition_schema(ruleset_id: str) -> dict[str, Any]:
+    """The JSON Schema of the ruleset's CG definition (DESIGN §7)."""
+    schema: dict[str, Any] = ruleset(ruleset_id).definition.model_json_schema()
+    return schema
+
+
+def sample_definition(ruleset_id: str) -> dict[str, Any]:
+    return dict(ruleset(ruleset_id).sample_definition)
+
+
+def actions_by_path() -> dict[str, list[Action]]:
+    """Every ruleset command (``Rules.actions``) of every registered ruleset,
+    by its path; rulesets that share a command share its path."""
+    by_path: dict[str, list[Action]] = {}
+    for rs in REGISTRY.values():
+        for action in rs.rules.actions.values():
+            by_path.setdefault(action.path, []).append(action)
+    return by_path

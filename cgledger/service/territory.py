@@ -1,0 +1,65 @@
+"""Control of a campaign's map groups, the LVP totals and the Setup Areas
+(DESIGN §9), as of any event; ``Campaign.record_control`` checks the
+Locations against the CG definition's map groups."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cgledger.projections.setup_map import render_svg
+from cgledger.projections.territory import control_view, lvp_view
+from cgledger.service.session import Asked, Caller, Written, as_of, run
+
+
+def record_control(
+    caller: Caller,
+    map_group: str,
+    locations: list[dict[str, Any]],
+    *,
+    blocks: list[dict[str, Any]],
+    rule: str | None,
+    sent: dict[str, Any],
+    asked: Asked,
+) -> Written:
+    """Record Control of Locations of one map group, as one public event."""
+    done = run(
+        caller,
+        lambda c, ctx: c.record_control(
+            ctx, map_group, [dict(loc) for loc in locations], blocks=blocks, rule=rule
+        ),
+        operation="control",
+        body=sent,
+        asked=asked,
+    )
+    return Written(done, {**control_view(done.campaign, map_group), "seq": done.seq})
+
+
+def get_control(caller: Caller, map_group: str | None, at: int | None) -> dict[str, Any]:
+    return control_view(as_of(caller.ledger, caller.campaign, at), map_group)
+
+
+def get_lvp(caller: Caller, at: int | None) -> dict[str, Any]:
+    return lvp_view(as_of(caller.ledger, caller.campaign, at))
+
+
+def get_setup_areas(caller: Caller, map_group: str | None, at: int | None) -> dict[str, Any]:
+    return as_of(caller.ledger, caller.campaign, at).setup_areas_view(map_group)
+
+
+@dataclass(frozen=True)
+class Svg:
+    svg: str
+    version: int
+
+
+def setup_areas_svg(caller: Caller, map_group: str | None, at: int | None) -> Svg:
+    """The Setup Areas drawn as an SVG map (``cgledger.projections.setup_map``)."""
+    campaign = as_of(caller.ledger, caller.campaign, at)
+    view = campaign.setup_areas_view(map_group)
+    data = campaign.map_group_data(view["map_group"])
+    coords = dict(zip(data.grid.ids, data.grid.coords, strict=True))
+    title = f"{campaign.title or campaign.cid}: {view['title'] or view['map_group']}"
+    highlight = campaign.ruleset.rules.map_highlight
+    svg = render_svg({**view, "at": at}, coords, campaign.sides, title=title, highlight=highlight)
+    return Svg(svg, caller.campaign.version)
