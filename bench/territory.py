@@ -48,6 +48,7 @@ from cgledger.domain.mapgen import BASE_COLUMNS, BASE_ROWS, synthetic_map_group
 from cgledger.domain.rulesets import REGISTRY, Ruleset
 from cgledger.domain.territory import BLOCK_KEY, MARKERS, ControlState, map_group_data
 from cgledger.projections.lvp import LvpProjection
+from cgledger.projections.territory import lvp_view
 from cgledger.service import Ledger
 from cgledger.settings import Settings
 
@@ -411,7 +412,7 @@ def report_lvp(ruleset: str, events: int, loads: int, scenarios: int) -> None:
         bare, bare_id = bare_aggregate(Path(tmp) / "bare.sqlite3", n)
         try:
             campaign = ledger.load(cid)
-            rows = len(campaign.lvp_view()["rows"])
+            rows = len(lvp_view(campaign)["rows"])
             uid = uuid.UUID(cid)
             # What Ledger.load does without a snapshot (Ledger._replay), and
             # what the bare repository.get does without one.
@@ -440,7 +441,7 @@ def report_lvp(ruleset: str, events: int, loads: int, scenarios: int) -> None:
             assert check.mismatches == [], check.mismatches[:1]
             assert check.checked == counts["scenario_ends"], (check.checked, counts)
             snap_ms = _timed(lambda: ledger.load(cid), loads) * 1000
-            lvp_ms = _timed(campaign.lvp_view, loads) * 1000
+            lvp_ms = _timed(lambda: lvp_view(campaign), loads) * 1000
         finally:
             bare.close()
             ledger.close()
