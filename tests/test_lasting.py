@@ -245,33 +245,40 @@ def test_abtf_9_6202_elr_changes_add_up(client: TestClient) -> None:
         created(game.post("German", "/cpp-replenishments", {}))
 
 
+@pytest.mark.parametrize(
+    ("original", "first_weather", "counted"),
+    [
+        (2, "Mist", {"previous-mist"}),
+        (5, "Overcast", {"previous-overcast"}),
+        (6, "Clear", set()),
+        (11, "Clear & Gusty", {"previous-gusty"}),
+    ],
+)
 def test_abtf_weather_lasts_and_the_previous_scenarios_weather_is_counted(
-    client: TestClient,
+    client: TestClient, original: int, first_weather: str, counted: set[str]
 ) -> None:
     """9.62161: the British DR for "the weather for the upcoming CG" lasts; on the
-    next scenario's roll the ledger counts "Previous CG Scenario was ..." from it."""
+    next scenario's roll the ledger counts "Previous CG Scenario was ..." from it
+    (Mist, Overcast, Clear & Gusty; a plain Clear has no DRM). The first DR,
+    with no DRM, is chosen by the nonce to read each band at its edge."""
     game = Game(client, ABTF)
     game.next_date()  # 18 EVE
     for side in ("British", "German"):
         game.advance(side, "9.621")
     game.choose_chits("attack")
-    first = created(_roll(game, "British", "abtf:9.62161"))
+    nonce = table_nonce(game, "abtf:9.62161", "British", original)
+    first = created(_roll(game, "British", "abtf:9.62161", {"client_nonce": nonce}))
     assert [d["id"] for d in first["drm"]] == []  # no earlier weather on record, not night
+    assert (first["final"], first["outcome"]["text"]) == (original, first_weather)
     weather = _conditions(game, "German")["weather"]["campaign"]
-    assert (weather["value"], weather["rule"]) == (first["outcome"]["text"], "9.62161")
+    assert (weather["value"], weather["rule"]) == (first_weather, "9.62161")
     game.end_scenario()
     game.next_date()  # 18 N
     for side in ("British", "German"):
         game.advance(side, "9.621")
     game.choose_chits("attack")
     second = created(_roll(game, "British", "abtf:9.62161"))
-    previous = {
-        "Mist": "previous-mist",
-        "Overcast": "previous-overcast",
-        "Clear & Gusty": "previous-gusty",
-    }
-    expected = {"night"} | ({previous[weather["value"]]} if weather["value"] in previous else set())
-    assert {d["id"] for d in second["drm"]} == expected
+    assert {d["id"] for d in second["drm"]} == {"night"} | counted
 
 
 def test_8_6171_consent_given_by_an_approved_amendment(kgp: Game) -> None:
