@@ -224,6 +224,14 @@ def test_an_old_free_9_6162_roll_still_verifies(
     roll = {"inputs": {"base": 25}}
     created(old.post("British", "/tables/abtf:9.6162/rolls", roll))
     monkeypatch.undo()
+    version = old.version()
     for role in ("British", "German", "referee"):
         body = old.client.get(f"{old.url}/export", headers=old.h(role)).content
-        verify_bytes(body)
+        report = verify_bytes(body)
+        assert report.events == version
+        # The one roll is the Secret DR: hidden from every viewer until revealed ...
+        assert (report.rolls, report.rolls_hidden, report.rolls_recomputed) == (1, 1, 0)
+        # ... and re-read from its table by those who see its dice (the roller
+        # and the referee), which is the only rule result checked.
+        assert report.rule_results_checked == (0 if role == "German" else 1), role
+        assert [d["id"] for d, _ in report.tables.values()] == ["abtf:9.6162"]

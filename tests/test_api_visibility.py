@@ -641,10 +641,38 @@ def test_roster_hides_repl_until_the_replenishment_dr_is_revealed(kgp: Game) -> 
 
 def test_requests_without_a_valid_token_get_401(client: TestClient, kgp: Game) -> None:
     """DESIGN §3: "A request without a valid token for that campaign gets 401" (no
-    token, garbage, or the token of another campaign), with WWW-Authenticate."""
+    token, garbage, or the token of another campaign), with WWW-Authenticate. The
+    routes are the OpenAPI document's: every operation that declares the bearer
+    token, which is every operation on a campaign, so a new route is covered."""
     created(kgp.post("German", "/rolls", {"dice": 2, "purpose": "p", "secret": True}))
     other = Game(client, {"ruleset": "kgp", "campaign": "CG I", "title": "other"})
     v0 = kgp.version()
+    spec = ok(client.get("/openapi.json"))
+    on_campaign = {
+        (method, path)
+        for path, item in spec["paths"].items()
+        for method in item
+        if path.startswith("/v1/campaigns/{campaign_id}")
+    }
+    secured = {
+        (method, path)
+        for path, item in spec["paths"].items()
+        for method, op in item.items()
+        if op.get("security") == [{"HTTPBearer": []}]
+    }
+    assert secured == on_campaign
+    assert len(secured) >= 40, sorted(secured)
+
+    def url(path: str, op: dict[str, Any]) -> str:
+        """``path`` with its parameters filled: this campaign, a table of its
+        ruleset, and a valid number (or word) for the rest."""
+        values: dict[str, Any] = {"campaign_id": kgp.id, "table_id": "kgp:8.606-infantry"}
+        for param in op.get("parameters", []):
+            if param["in"] == "path" and param["name"] not in values:
+                kind = param["schema"].get("type")
+                values[param["name"]] = 1 if kind == "integer" else "x"
+        return path.format(**values)
+
     bad_headers: list[dict[str, str]] = [
         {},
         {"Authorization": "Bearer cgl_garbage"},
@@ -653,22 +681,14 @@ def test_requests_without_a_valid_token_get_401(client: TestClient, kgp: Game) -
         {"Authorization": f"Bearer {other.tokens['German']}"},
         {"Authorization": f"Bearer {other.tokens['referee']}"},
     ]
-    reads = ["", "/events", "/export", "/roster?side=German", "/rolls/0"]
-    writes: list[tuple[str, Any]] = [
-        ("/rolls", {"dice": 1, "purpose": "x"}),
-        ("/rolls/0/reveal", None),
-        ("/events/3/reveal", None),
-        ("/cg-dates", {}),
-    ]
-    for headers in bad_headers:
-        for path in reads:
-            r = client.get(kgp.url + path, headers=headers)
+    for method, path in sorted(secured):
+        target = url(path, spec["paths"][path][method])
+        body = {} if method in ("post", "put", "patch") else None
+        for headers in bad_headers:
+            r = client.request(method, target, json=body, headers=headers)
             assert_problem(r, 401)
-            assert r.headers.get("WWW-Authenticate", "").startswith("Bearer"), (path, headers)
-        for path, body in writes:
-            r = client.post(kgp.url + path, json=body, headers=headers)
-            assert_problem(r, 401)
-            assert r.headers.get("WWW-Authenticate", "").startswith("Bearer"), (path, headers)
+            where = (method, target, headers)
+            assert r.headers.get("WWW-Authenticate", "").startswith("Bearer"), where
     assert kgp.version() == v0
 
 

@@ -412,7 +412,11 @@ def test_same_rg_id_on_both_sides_is_fine(rs: ModuleType) -> None:
     if rs is abtf_def:
         doc["rg_chart"][other][0]["kg"] = "Q"
     if rs is sg_def:
-        _errors(rs.MODEL, doc)  # 3.4: the German buys nothing in SG
+        # 3.4: the German buys nothing in SG; that is the one error, and it is
+        # not about the RG id the two charts share.
+        (err,) = _errors(rs.MODEL, doc)
+        assert (err["loc"], err["type"]) == (("rg_chart", other), "no_purchases"), err
+        assert err["msg"] == f"{other} purchases no RG here; only {side} has an RG chart"
     else:
         rs.MODEL.model_validate(doc)
 

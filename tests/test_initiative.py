@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import Game, assert_problem, created, ok
+from dice_steer import server_nonce
 from fastapi.testclient import TestClient
 
 from cgledger.verify import verify_bytes
@@ -94,19 +95,26 @@ def test_the_first_chit_is_secret_until_both_are_chosen(kgp: Game) -> None:
 
 
 @pytest.mark.parametrize(
-    ("us", "german", "scenario"),
+    ("us", "german", "scenario", "dr"),
     [
-        ("attack", "attack", "dual-attack"),
-        ("idle", "attack", "german-assault"),
-        ("attack", "idle", "us-assault"),
-        ("idle", "idle", "idle"),
+        ("attack", "attack", "dual-attack", 3),
+        ("attack", "attack", "dual-attack", 4),
+        ("idle", "attack", "german-assault", None),
+        ("attack", "idle", "us-assault", None),
+        ("idle", "idle", "idle", None),
     ],
 )
 def test_the_second_chit_reveals_both_and_reads_the_8_6232_matrix(
-    kgp: Game, us: str, german: str, scenario: str
+    kgp: Game, us: str, german: str, scenario: str, dr: int | None
 ) -> None:
+    """A Dual Attack's setup dr (8.6233a) is drawn by the server with the second
+    chit; ``dr`` steers it (``dice_steer.server_nonce``) to either side of ≤ 3."""
     first = created(_choose(kgp, "German", german))["seq"]
-    out = created(_choose(kgp, "US", us))
+    if dr is None:
+        out = created(_choose(kgp, "US", us))
+    else:
+        with server_nonce(kgp, "kgp:8.6233a", "US", dr):
+            out = created(_choose(kgp, "US", us))
     assert out["chits"] == {"US": us, "German": german}
     assert out["scenario"] == scenario
     assert out["determined"] == out["seq"]
@@ -126,8 +134,9 @@ def test_the_second_chit_reveals_both_and_reads_the_8_6232_matrix(
         roll = determined["payload"]["roll"]
         assert roll["side"] == "US"
         assert roll["count"] == 1
+        assert roll["dice"] == [dr]
         assert determined["payload"]["rule"] == "kgp:8.6233a"
-        assert out["setup_first"] == ("US" if roll["dice"][0] <= 3 else "German")
+        assert out["setup_first"] == ("US" if dr == 3 else "German")
     else:
         assert "roll" not in determined["payload"]
         assert out["setup_first"] is None
@@ -136,16 +145,21 @@ def test_the_second_chit_reveals_both_and_reads_the_8_6232_matrix(
     assert report.rolls_recomputed == (1 if scenario == "dual-attack" else 0)
 
 
-def test_abtf_dual_attack_setup_is_the_germans_dr(client: TestClient) -> None:
+@pytest.mark.parametrize(("dr", "first"), [(3, "British"), (4, "German")])
+def test_abtf_dual_attack_setup_is_the_germans_dr(client: TestClient, dr: int, first: str) -> None:
+    """9.62133a: "The German player makes a dr": ≤ 3 the British sets up first;
+    the dr is steered to either side of the 3 (``dice_steer.server_nonce``)."""
     game = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
     game.to_date("18 EVE", on_it=True)
     created(_choose(game, "British", "attack"))
-    out = created(_choose(game, "German", "attack"))
+    with server_nonce(game, "abtf:9.6213a", "German", dr):
+        out = created(_choose(game, "German", "attack"))
     assert out["scenario"] == "dual-attack"
     event = ok(game.get("British", f"/events?after={out['seq'] - 1}"))["items"][0]
     roll = event["payload"]["roll"]
     assert roll["side"] == "German"  # 9.62133a: "The German player makes a dr"
-    assert out["setup_first"] == ("British" if roll["dice"][0] <= 3 else "German")
+    assert roll["dice"] == [dr]
+    assert out["setup_first"] == first
 
 
 def test_the_attack_chit_limit_of_the_definition(client: TestClient) -> None:

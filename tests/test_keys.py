@@ -13,6 +13,7 @@ import pytest
 
 from cgledger.service import KeyMismatch, Ledger
 from cgledger.settings import SQLITE_FILE, Settings
+from cgledger.signing import check_checkpoint
 
 
 def _other_keys(settings: Settings, data_dir: Path) -> Settings:
@@ -26,8 +27,34 @@ def _other_keys(settings: Settings, data_dir: Path) -> Settings:
 
 
 def test_a_second_server_with_the_same_keys_starts(settings: Settings) -> None:
-    Ledger(settings).close()
-    Ledger(settings).close()
+    """It starts, and it is a server of the same database: it unseals the seeds
+    the first one sealed and signs checkpoints that check against the first
+    one's published key."""
+    first = Ledger(settings)
+    try:
+        made = first.create_campaign(
+            ruleset="kgp",
+            campaign="CG I",
+            title="keys",
+            start_date=None,
+            initial_cpp=None,
+            idempotency_key=None,
+            request_fingerprint="keys",
+        )
+        cid = made.campaign.cid
+        seed = made.campaign.seed(0, first.sealer)
+        published = first.signer.server_key()["public_key"]
+    finally:
+        first.close()
+    second = Ledger(settings)
+    try:
+        campaign = second.load(cid)
+        # ``seed`` raises where the seal cannot be opened or does not match its commitment.
+        assert campaign.seed(0, second.sealer) == seed
+        checkpoint = second.checkpoint(campaign)
+        assert check_checkpoint(checkpoint, server_key=published) == checkpoint
+    finally:
+        second.close()
 
 
 def test_a_server_with_other_keys_refuses_to_start(settings: Settings, tmp_path: Path) -> None:

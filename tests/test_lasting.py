@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from conftest import Game, assert_problem, created, ok
+from dice_steer import table_nonce
 from fastapi.testclient import TestClient
 
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
@@ -34,17 +35,19 @@ def _sample(client: TestClient, ruleset: str, **extra: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------- 8.6122 SAN
 
 
-def test_8_6122_ex_the_san_adjustment_lasts(kgp: Game) -> None:
+@pytest.mark.parametrize(("original", "expected"), [(2, 6), (3, 4)])
+def test_8_6122_ex_the_san_adjustment_lasts(kgp: Game, original: int, expected: int) -> None:
     """8.6122 EX: "The U.S. SAN is currently 6. Due to the +2 drm (6 - 4 = 2) to
     the U.S. Sniper adjustment dr, an Original dr of ≥ 3 will lower the U.S. SAN
-    to 4." The result is campaign state, seen by both sides and in ``?at=`` reads."""
+    to 4." The result is campaign state, seen by both sides and in ``?at=`` reads.
+    The Original dr on either side of the 3 is chosen by the nonce (``dice_steer``)."""
     kgp.next_date()  # 19 PM: both sides at 8.612
     before = kgp.version()
     assert "san" not in _conditions(kgp)
-    roll = created(_roll(kgp, "US", "kgp:8.6122", {"inputs": {"san": 6}}))
-    original = roll["roll"]["dice"][0]
+    nonce = table_nonce(kgp, "kgp:8.6122", "US", original)
+    roll = created(_roll(kgp, "US", "kgp:8.6122", {"inputs": {"san": 6}, "client_nonce": nonce}))
+    assert roll["roll"]["dice"] == [original]
     assert roll["final"] == original + 2
-    expected = 4 if original >= 3 else 6
     for role in ("US", "German", "referee"):
         san = _conditions(kgp, role)["san"]
         assert san["US"]["value"] == expected
@@ -60,13 +63,18 @@ def test_8_6122_ex_the_san_adjustment_lasts(kgp: Game) -> None:
     assert "san" not in then["conditions"]
 
 
-def test_the_kept_san_is_the_next_drs_input_and_its_dr_is_required(kgp: Game) -> None:
+@pytest.mark.parametrize(("original", "kept"), [(1, 7), (2, 5)])
+def test_the_kept_san_is_the_next_drs_input_and_its_dr_is_required(
+    kgp: Game, original: int, kept: int
+) -> None:
     """8.6122: "Each side whose SAN is currently ≥ 4 must make a dr": once the
     ledger knows the SAN, the dr is required before 8.612 is passed, and the
-    SAN it holds is the dr's input unless the side states another."""
+    SAN it holds is the dr's input unless the side states another. At a SAN of
+    7 the drm is +3: an Original 1 keeps it, a 2 (Final 5) lowers it by 2."""
     kgp.next_date()
-    first = created(_roll(kgp, "US", "kgp:8.6122", {"inputs": {"san": 7}}))
-    kept = 5 if first["final"] >= 5 else 7
+    nonce = table_nonce(kgp, "kgp:8.6122", "US", original)
+    first = created(_roll(kgp, "US", "kgp:8.6122", {"inputs": {"san": 7}, "client_nonce": nonce}))
+    assert (first["roll"]["dice"], first["final"]) == ([original], original + 3)
     kgp.next_date()  # 19 N
     problem = assert_problem(kgp.post("US", "/reph/advance", {"to": "8.613"}), 409)
     assert problem["detail"].startswith(
@@ -181,11 +189,15 @@ def test_an_unknown_optional_rule_is_422_naming_the_field(client: TestClient) ->
 # ---------------------------------------------------------------- ABtF
 
 
-def test_abtf_9_6201_is_a_required_dr_and_its_level_lasts(client: TestClient) -> None:
+@pytest.mark.parametrize(("original", "change"), [(8, 0), (9, 1)])
+def test_abtf_9_6201_is_a_required_dr_and_its_level_lasts(
+    client: TestClient, original: int, change: int
+) -> None:
     """9.6201: "Commencing on the 19AM CG Date (and every CG Date thereafter)
     the British player makes a DR": required before 9.620 is passed; "Shortage
-    increases one Level" lasts (the Level at the start is SSR CG 17's, so the
-    ledger shows the change)."""
+    increases one Level" (a Final DR ≥ 10) lasts (the Level at the start is SSR
+    CG 17's, so the ledger shows the change). The ledger counts the +1 Campaign
+    Exhaustion DRM of 19 AM; the Original DR is chosen by the nonce."""
     game = Game(client, {**ABTF, "start_date": "18 N"})
     game.next_date()  # 19 AM
     created(game.post("British", "/cpp-replenishments", {}))
@@ -193,22 +205,36 @@ def test_abtf_9_6201_is_a_required_dr_and_its_level_lasts(client: TestClient) ->
     assert problem["detail"].startswith(
         "9.6201: British makes the Ammunition Shortage Level Change DR on 19 AM"
     )
-    roll = created(_roll(game, "British", "abtf:9.6201"))
+    nonce = table_nonce(game, "abtf:9.6201", "British", original)
+    roll = created(_roll(game, "British", "abtf:9.6201", {"client_nonce": nonce}))
+    assert (sum(roll["roll"]["dice"]), roll["final"]) == (original, original + 1)
     level = _conditions(game, "German")["ammunition_shortage_level"]["British"]
-    assert level["change"] == (1 if roll["final"] >= 10 else 0)
+    assert level["change"] == change
     assert "value" not in level
     created(game.post("British", "/reph/advance", {"to": "9.621"}))
 
 
 def test_abtf_9_6202_elr_changes_add_up(client: TestClient) -> None:
-    """9.6202: "ELR +1" on a Final DR ≤ 2, "ELR -1" on ≥ 13, per side."""
+    """9.6202: "ELR +1" on a Final DR ≤ 2, "ELR -1" on ≥ 13, per side. Each band
+    is reached at its edge by a chosen nonce (``dice_steer``): the ledger counts
+    +1 on 18 EVE (the Initial Scenario, "Per CG Scenario since the last Idle CG
+    Date"), -3 on 18 N and -6 on 19 AM ("Per Idle CG Date since the last CG
+    Scenario": ``next_date`` passes Idle dates)."""
     game = Game(client, ABTF)
     game.next_date()  # 18 EVE
     created(game.post("German", "/cpp-replenishments", {}))
     total = 0
-    for _ in range(3):  # 18 EVE, 18 N, 19 AM
-        roll = created(_roll(game, "German", "abtf:9.6202"))
-        total += 1 if roll["final"] <= 2 else -1 if roll["final"] >= 13 else 0
+    # (CG Date, Original DR, its Final, the ELR change)
+    for date, original, final, change in (
+        ("18 EVE", 12, 13, -1),
+        ("18 N", 6, 3, 0),
+        ("19 AM", 8, 2, +1),
+    ):
+        assert game.cg_date() == date
+        nonce = table_nonce(game, "abtf:9.6202", "German", original)
+        roll = created(_roll(game, "German", "abtf:9.6202", {"client_nonce": nonce}))
+        assert (sum(roll["roll"]["dice"]), roll["final"]) == (original, final)
+        total += change
         elr = _conditions(game, "British")["elr"]
         assert elr["German"]["change"] == total
         assert "British" not in elr
@@ -219,33 +245,40 @@ def test_abtf_9_6202_elr_changes_add_up(client: TestClient) -> None:
         created(game.post("German", "/cpp-replenishments", {}))
 
 
+@pytest.mark.parametrize(
+    ("original", "first_weather", "counted"),
+    [
+        (2, "Mist", {"previous-mist"}),
+        (5, "Overcast", {"previous-overcast"}),
+        (6, "Clear", set()),
+        (11, "Clear & Gusty", {"previous-gusty"}),
+    ],
+)
 def test_abtf_weather_lasts_and_the_previous_scenarios_weather_is_counted(
-    client: TestClient,
+    client: TestClient, original: int, first_weather: str, counted: set[str]
 ) -> None:
     """9.62161: the British DR for "the weather for the upcoming CG" lasts; on the
-    next scenario's roll the ledger counts "Previous CG Scenario was ..." from it."""
+    next scenario's roll the ledger counts "Previous CG Scenario was ..." from it
+    (Mist, Overcast, Clear & Gusty; a plain Clear has no DRM). The first DR,
+    with no DRM, is chosen by the nonce to read each band at its edge."""
     game = Game(client, ABTF)
     game.next_date()  # 18 EVE
     for side in ("British", "German"):
         game.advance(side, "9.621")
     game.choose_chits("attack")
-    first = created(_roll(game, "British", "abtf:9.62161"))
+    nonce = table_nonce(game, "abtf:9.62161", "British", original)
+    first = created(_roll(game, "British", "abtf:9.62161", {"client_nonce": nonce}))
     assert [d["id"] for d in first["drm"]] == []  # no earlier weather on record, not night
+    assert (first["final"], first["outcome"]["text"]) == (original, first_weather)
     weather = _conditions(game, "German")["weather"]["campaign"]
-    assert (weather["value"], weather["rule"]) == (first["outcome"]["text"], "9.62161")
+    assert (weather["value"], weather["rule"]) == (first_weather, "9.62161")
     game.end_scenario()
     game.next_date()  # 18 N
     for side in ("British", "German"):
         game.advance(side, "9.621")
     game.choose_chits("attack")
     second = created(_roll(game, "British", "abtf:9.62161"))
-    previous = {
-        "Mist": "previous-mist",
-        "Overcast": "previous-overcast",
-        "Clear & Gusty": "previous-gusty",
-    }
-    expected = {"night"} | ({previous[weather["value"]]} if weather["value"] in previous else set())
-    assert {d["id"] for d in second["drm"]} == expected
+    assert {d["id"] for d in second["drm"]} == {"night"} | counted
 
 
 def test_8_6171_consent_given_by_an_approved_amendment(kgp: Game) -> None:
@@ -265,17 +298,24 @@ def test_8_6171_consent_given_by_an_approved_amendment(kgp: Game) -> None:
     assert (weather["rule"], weather["seq"]) == ("8.6171", roll["seq"])
 
 
-def test_8_6171_mist_density_follows_a_mist_result_only(client: TestClient) -> None:
+@pytest.mark.parametrize(("original", "weather"), [(8, "Mist"), (9, "Overcast")])
+def test_8_6171_mist_density_follows_a_mist_result_only(
+    client: TestClient, original: int, weather: str
+) -> None:
     """8.6171: "Also make a subsequent dr on the KGP Random Mist Density Table"
-    (the Mist results' '†' note); "There is no Mist initially" after the others."""
+    (the Mist results' '†' note); "There is no Mist initially" after the others.
+    On 19 PM no DRM applies: the Original DR, chosen by the nonce, reads the
+    last Mist band or the Overcast one."""
     definition = _sample(client, "kgp", optional_rules=["8.6171"])
     game = Game(client, {**KGP, "definition": definition})
     game.next_date()
     created(game.post("US", "/cpp-replenishments", {}))
     problem = assert_problem(_roll(game, "US", "kgp:8.6171-mist"), 409)
     assert problem["detail"].startswith("8.6171: the Mist Density dr follows a Random Weather")
-    weather = created(_roll(game, "US", "kgp:8.6171"))
-    if "Mist" in weather["outcome"]["text"]:
+    nonce = table_nonce(game, "kgp:8.6171", "US", original)
+    rolled = created(_roll(game, "US", "kgp:8.6171", {"client_nonce": nonce}))
+    assert (rolled["final"], rolled["outcome"]["text"]) == (original, weather)
+    if weather == "Mist":
         # Required before 8.617 is passed, then made once.
         problem = assert_problem(game.post("US", "/reph/advance", {"to": "8.619"}), 409)
         assert problem["detail"].startswith("8.6171: US makes the KGP Random Mist Density")

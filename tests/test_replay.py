@@ -1,9 +1,15 @@
 """Replay properties of the campaign aggregate (DESIGN §5, §6).
 
 Hypothesis draws random histories of commands (free rolls, public or Secret;
-new CG Dates; 8.616 CPP Replenishments; 8.619 RG purchases; 8.622 Recon;
-reveals), each by a random role: the acting side, its opponent, the referee
-or an observer. Then:
+RePh advances, Initiative chits, CG-Scenario Ends and new CG Dates; 8.616 CPP
+Replenishments; 8.618 Ammunition Shortage; 8.619 RG purchases and their 8.620
+determinations; 8.622 Recon; reveals; undos and disputes), each by a random
+role: the acting side, its opponent, the referee or an observer. Every
+history plays at least one CG Date to its end (``histories``: the Initial
+Scenario's end, then Initiative chits, the scenario and its end, or an Idle
+date), so that the commands of later CG Dates are accepted, not only refused;
+each property checks that most of its histories got past the first CG Date
+(``Reach``). Then:
 
 * a refused command (any ``DomainError``) appends nothing and changes nothing;
 * after every accepted command the invariants hold: roll indices contiguous,
@@ -24,7 +30,7 @@ import copy
 import itertools
 import random
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import hypothesis
@@ -40,6 +46,7 @@ from cgledger.domain.campaign import Campaign, Ctx, token_hash
 from cgledger.domain.chain import GENESIS, event_hash, secret_digest
 from cgledger.domain.errors import DomainError
 from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.rulesets.kgp.rules import ShortageCreate
 from cgledger.domain.tables import DrmRequest
 from cgledger.domain.visibility import REFEREE
 from cgledger.projections.eventlog import export_jsonl
@@ -50,7 +57,10 @@ from cgledger.verify import verify_bytes
 
 NOW = "2026-01-01T00:00:00Z"
 #: The campaign's state that state events build and an undo rebuilds.
-GAME_STATE = ("calendar", "date_index", "rules", "steps", "ready")
+GAME_STATE = (
+    "calendar", "date_index", "rules", "steps", "ready", "initiatives", "chits_used",
+    "scenario_end_proposal", "scenario_ends", "awaiting_new_date", "lasting",
+)  # fmt: skip
 SEALER = AesGcmSealer(bytes(32))
 SIDES = ("US", "German")
 #: A role that is neither a side nor the referee: sees public parts, may not act.
@@ -66,9 +76,17 @@ CGS = ("CG I", "CG II", "CG III")
 actor = st.sampled_from(ROLES)
 side_actor = st.sampled_from(("self", "self", "self", REFEREE, "opponent", OBSERVER))
 side = st.sampled_from(SIDES)
+chit = st.sampled_from(("attack", "idle"))
+#: KGP's RePh steps a side may advance to (8.6), and the scenario after them.
+REPH_TO = ("8.612", "8.616", "8.619", "8.622", "8.623", "scenario")
 
 Command = tuple[Any, ...]
 
+#: advance: the referee plays CG Dates to their end and begins the next
+#: (``expand``), one per pair of Initiative chits.
+ADVANCE: st.SearchStrategy[Command] = st.tuples(
+    st.just("advance"), st.just(REFEREE), st.lists(st.tuples(chit, chit), min_size=1, max_size=3)
+)
 COMMANDS: st.SearchStrategy[Command] = st.one_of(
     st.tuples(st.just("roll"), actor, st.integers(1, 2), st.booleans()),
     st.tuples(st.just("begin"), actor),
@@ -84,11 +102,15 @@ COMMANDS: st.SearchStrategy[Command] = st.one_of(
     # determine: the next roll an RG bought on this CG Date needs (8.620).
     st.tuples(st.just("determine"), side_actor, side),
     st.tuples(st.just("recon"), side_actor, side, st.integers(1, 2), st.booleans(), st.booleans()),
+    # The RePh sequence (DESIGN §8): a side's advance, its Initiative chit
+    # (8.6232), the scenario's end (each side's CVP), 8.618's DR.
+    st.tuples(st.just("reph"), side_actor, side, st.sampled_from(REPH_TO)),
+    st.tuples(st.just("chit"), side_actor, side, chit),
+    st.tuples(st.just("end"), actor, st.sampled_from(((0, 0), (3, 1)))),
+    st.tuples(st.just("shortage"), side_actor, side),
     # reveal: pick one of the secrets (True) or any seq (False), by ``pick``.
     st.tuples(st.just("reveal"), actor, st.booleans(), st.integers(0, 1000)),
-    # advance: the referee replenishes whoever is due and begins the next CG
-    # Date, ``n`` times, so that histories reach late CG Dates.
-    st.tuples(st.just("advance"), st.just(REFEREE), st.integers(1, 4)),
+    ADVANCE,
     # table: a roll on a rule table (some refused: unknown table, bad DRM, a
     # table with its own endpoint), secret by the rule's default or not.
     st.tuples(
@@ -112,6 +134,37 @@ COMMANDS: st.SearchStrategy[Command] = st.one_of(
         st.just("resolve"), actor, st.integers(0, 1000), st.sampled_from(("uphold", "revert"))
     ),
 )
+
+
+@st.composite
+def histories(draw: st.DrawFn, min_size: int, max_size: int) -> list[Command]:
+    """Random commands with one "advance" among them, at a random place: every
+    history plays at least one CG Date to its end and begins the next one."""
+    commands = draw(st.lists(COMMANDS, min_size=min_size, max_size=max_size))
+    at = draw(st.integers(0, len(commands)))
+    advance = draw(ADVANCE)
+    return [*commands[:at], advance, *commands[at:]]
+
+
+class Reach:
+    """How far each generated history got in the calendar: the furthest CG
+    Date (its index) that it was on after an accepted command. ``check``: most
+    histories got past the first CG Date (issue 24: a history that never
+    leaves it has every later date's command refused)."""
+
+    def __init__(self) -> None:
+        self.furthest: list[int] = []
+
+    def record(self, furthest: int) -> None:
+        self.furthest.append(furthest)
+        hypothesis.event(f"furthest CG Date: index {furthest}")
+
+    def check(self, share: float = 0.8) -> None:
+        later = sum(1 for index in self.furthest if index > 0)
+        assert self.furthest, "no history ran"
+        assert later >= share * len(self.furthest), (
+            f"only {later} of {len(self.furthest)} histories got past the first CG Date"
+        )
 
 
 def role_of(cmd: Command) -> str:
@@ -138,8 +191,8 @@ def run(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
     if kind == "determine":
         return kgpc.determine_rg(campaign, ctx, cmd[2])
     if kind == "recon":
-        return kgpc.purchase_recon(campaign,
-            ctx, cmd[2], cmd[3], lax=cmd[5], secret=cmd[4], client_nonce=None
+        return kgpc.purchase_recon(
+            campaign, ctx, cmd[2], cmd[3], lax=cmd[5], secret=cmd[4], client_nonce=None
         )
     if kind == "reveal":
         secrets = sorted(int(s) for s in secrets_of(campaign))
@@ -156,6 +209,26 @@ def run(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
         )
     if kind in ("undo", "approve", "reject", "dispute", "resolve"):
         return run_undo(campaign, ctx, cmd)
+    return run_reph(campaign, ctx, cmd)
+
+
+def chit_limits(campaign: Campaign) -> dict[str, dict[str, int]]:
+    """The CG definition's chit limits (8.6231), as the route passes them."""
+    doc = campaign.definition_doc()
+    return {"attack": doc.get("attack_chits") or {}, "idle": doc.get("idle_chits") or {}}
+
+
+def run_reph(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
+    kind = cmd[0]
+    if kind == "reph":
+        return campaign.advance(ctx, cmd[2], cmd[3])
+    if kind == "chit":
+        return campaign.choose_initiative(ctx, cmd[2], cmd[3], limits=chit_limits(campaign))
+    if kind == "end":
+        return campaign.end_scenario(ctx, {"cvp": dict(zip(SIDES, cmd[2], strict=True))})
+    if kind == "shortage":
+        body = ShortageCreate(side=cmd[2], client_nonce=None)
+        return campaign.perform(ctx, "ammunition-shortage", body)
     raise AssertionError(f"unknown command {kind}")
 
 
@@ -187,15 +260,52 @@ def run_undo(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
     return campaign.resolve_dispute(ctx, did, cmd[3], "decided")
 
 
-def expand(campaign: Campaign, cmd: Command) -> list[Command]:
-    """The steps of ``cmd``: itself, or for "advance" the commands it stands for."""
+def expand(live: Campaign | Callable[[], Campaign], cmd: Command) -> Iterator[Command]:
+    """The steps of ``cmd``: itself, or for "advance" the commands it stands
+    for, each chosen when the one before it has run (``live``: the campaign,
+    or how to load it as it is now). For each pair of chits: the date played
+    to its end (``finish_date``), then the referee begins the next one."""
     if cmd[0] != "advance":
-        return [cmd]
-    steps: list[Command] = []
-    for _ in range(cmd[2]):
-        steps += [("replenish", REFEREE, s) for s in SIDES]
-        steps.append(("begin", REFEREE))
-    return steps
+        yield cmd
+        return
+    load = live if callable(live) else lambda: live
+    for chits in cmd[2]:
+        if not load().awaiting_new_date:
+            yield from finish_date(load, chits)
+        yield ("begin", REFEREE)
+
+
+def finish_date(load: Callable[[], Campaign], chits: tuple[str, str]) -> Iterator[Command]:
+    """Bring the CG Date to where a new one begins (8.6121): each side's 8.616
+    CPP Replenishment (not before the Initial Scenario), 8.618's DR (from 20
+    AM) and the 8.620 rolls its RGs still need; after the Initial Scenario,
+    both sides to 8.623 and their Initiative ``chits`` (the other kind where
+    the CG's limit is reached); unless that gave an Idle date, the scenario
+    played to its end."""
+    initial = load().is_initial_date()
+    if not initial:
+        for s in SIDES:
+            yield ("replenish", REFEREE, s)
+    yield ("shortage", "self", "German")  # from 20 AM: before CG II's Initial Scenario too
+    for s in SIDES:
+        for _ in range(6):  # strength, quality, weapons, leaders ... (8.6201-8.6206)
+            version = load().version
+            yield ("determine", REFEREE, s)
+            if load().version == version:
+                break
+    if not initial:
+        for s in SIDES:
+            yield ("reph", REFEREE, s, "8.623")
+        for s, picked in zip(SIDES, chits, strict=True):
+            yield ("chit", "self", s, picked)
+            entry = load().initiatives.get(load().cg_date) or {}
+            if s not in entry.get("chosen", {}):
+                yield ("chit", "self", s, "idle" if picked == "attack" else "attack")
+        if load().awaiting_new_date:
+            return  # an Idle date
+    for s in SIDES:
+        yield ("reph", REFEREE, s, "scenario")
+    yield ("end", REFEREE, (1, 0))
 
 
 # --------------------------------------------------------------------- helpers
@@ -291,7 +401,9 @@ def check_invariants(
         # hands on) everything it had reverted.
         assert str(undo) not in campaign.reverted, (seq, undo)
         assert types[int(seq)] in undobook.REVERTIBLE | campaign.ruleset.rules.state_events
-    rebuilt = copy.deepcopy(campaign)
+    # (The copy shares the records the campaign remembers: the rebuild reads them.)
+    shared = {id(v): v for k, v in vars(campaign).items() if k in ("_history", "_pending_events")}
+    rebuilt = copy.deepcopy(campaign, shared)
     rebuilt._rebuild_state()
     for name in GAME_STATE:
         assert getattr(rebuilt, name) == getattr(campaign, name), name
@@ -354,15 +466,21 @@ def create(ctx: Callable[[str], Ctx], rng: random.Random, cg: str, cpp: dict[str
 initial_cpp = st.fixed_dictionaries({s: st.integers(0, 12) for s in SIDES})
 
 
+def test_random_histories_keep_invariants_and_replay_exactly() -> None:
+    reach = Reach()
+    random_history_keeps_invariants_and_replays_exactly(reach)
+    reach.check()
+
+
 @hypothesis.settings(max_examples=35, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),
     cg=st.sampled_from(CGS),
     cpp=initial_cpp,
-    commands=st.lists(COMMANDS, min_size=15, max_size=45),
+    commands=histories(min_size=15, max_size=45),
 )
-def test_random_histories_keep_invariants_and_replay_exactly(
-    seed: int, cg: str, cpp: dict[str, int], commands: list[Command]
+def random_history_keeps_invariants_and_replays_exactly(
+    reach: Reach, seed: int, cg: str, cpp: dict[str, int], commands: list[Command]
 ) -> None:
     rng = random.Random(seed)
     ctx = make_ctx(rng)
@@ -372,7 +490,7 @@ def test_random_histories_keep_invariants_and_replay_exactly(
         store.save(campaign)
         check_invariants(campaign, records_of(store, campaign))
         history = {campaign.version: copy.deepcopy(state(campaign))}
-        accepted = refused = 0
+        accepted = refused = furthest = 0
         kinds: set[str] = set()
         for cmd in commands:
             for step in expand(campaign, cmd):
@@ -393,6 +511,8 @@ def test_random_histories_keep_invariants_and_replay_exactly(
                 assert campaign.collect_events() == []
                 history[campaign.version] = copy.deepcopy(state(campaign))
                 check_invariants(campaign, records_of(store, campaign))
+                furthest = max(furthest, campaign.date_index)
+        reach.record(furthest)
 
         records = records_of(store, campaign)
         live = state(campaign)
@@ -427,17 +547,23 @@ def test_random_histories_keep_invariants_and_replay_exactly(
         store.close()
 
 
+def test_replay_does_not_depend_on_the_snapshot_interval() -> None:
+    """The same history (same entropy) saved under any snapshot interval loads
+    to the same state as one saved without snapshots at all."""
+    reach = Reach()
+    replay_does_not_depend_on_the_snapshot_interval(reach)
+    reach.check()
+
+
 @hypothesis.settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),
-    commands=st.lists(COMMANDS, min_size=5, max_size=30),
+    commands=histories(min_size=5, max_size=30),
     interval=st.integers(1, 7),
 )
-def test_replay_does_not_depend_on_the_snapshot_interval(
-    seed: int, commands: list[Command], interval: int
+def replay_does_not_depend_on_the_snapshot_interval(
+    reach: Reach, seed: int, commands: list[Command], interval: int
 ) -> None:
-    """The same history (same entropy) saved under any snapshot interval loads
-    to the same state as one saved without snapshots at all."""
     states = []
     for every in (interval, 10**6):
         rng = random.Random(seed)
@@ -445,6 +571,7 @@ def test_replay_does_not_depend_on_the_snapshot_interval(
         store = new_store(interval=every)
         try:
             campaign = create(ctx, rng, "CG III", {"US": 3, "German": 5})
+            furthest = 0
             for cmd in commands:
                 for step in expand(campaign, cmd):
                     try:
@@ -452,7 +579,10 @@ def test_replay_does_not_depend_on_the_snapshot_interval(
                     except DomainError:
                         continue
                     store.save(campaign)
+                    furthest = max(furthest, campaign.date_index)
             store.save(campaign)
+            if every == interval:
+                reach.record(furthest)
             loaded = store.repository.get(campaign.id)
             assert state(loaded) == state(campaign)
             # Timestamps and the sealed blobs differ between runs; the rules' state must not.
@@ -482,21 +612,33 @@ def execute_step(ledger: Ledger, cid: str, step: Command, key: str) -> Done:
     )
 
 
+def test_ledger_histories_reload_identically(ledger: Ledger, settings: Settings) -> None:
+    """Commands through Ledger.execute (some retried with their Idempotency-Key);
+    the campaign then loads the same from snapshots, from the events alone, and
+    from a fresh Ledger on the same database; and as of every version."""
+    reach = Reach()
+    ledger_history_reloads_identically(ledger, settings, reach)
+    reach.check()
+
+
 @hypothesis.settings(
     max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(
-    commands=st.lists(st.tuples(COMMANDS, st.booleans()), min_size=6, max_size=14),
+    commands=histories(min_size=6, max_size=14).flatmap(
+        lambda cmds: st.tuples(*(st.tuples(st.just(c), st.booleans()) for c in cmds))
+    ),
     cg=st.sampled_from(CGS),
 )
-def test_ledger_histories_reload_identically(
-    ledger: Ledger, settings: Settings, commands: list[tuple[Command, bool]], cg: str
+def ledger_history_reloads_identically(
+    ledger: Ledger,
+    settings: Settings,
+    reach: Reach,
+    commands: tuple[tuple[Command, bool], ...],
+    cg: str,
 ) -> None:
-    """Commands through Ledger.execute (some retried with their Idempotency-Key);
-    the campaign then loads the same from snapshots, from the events alone, and
-    from a fresh Ledger on the same database; and as of every version."""
     ledger.store.snapshotting_intervals = {Campaign: 3}
     created = ledger.create_campaign(
         ruleset="kgp",
@@ -509,9 +651,9 @@ def test_ledger_histories_reload_identically(
     )
     cid = created.campaign.cid
     key_prefix = uuid.uuid4().hex
-    n = 0
+    n = furthest = 0
     for cmd, retry in commands:
-        for step in expand(ledger.load(cid), cmd):
+        for step in expand(lambda: ledger.load(cid), cmd):
             n += 1
             key = f"{key_prefix}-{n}"
             before = ledger.load(cid).version
@@ -525,12 +667,14 @@ def test_ledger_histories_reload_identically(
             reloaded = ledger.load(cid)
             assert reloaded.version == done.campaign.version
             assert state(reloaded) == state(done.campaign)
+            furthest = max(furthest, reloaded.date_index)
             if retry:
                 again = execute_step(ledger, cid, step, key)
                 assert again.replayed
                 assert again.seq == done.seq
                 assert ledger.load(cid).version == done.campaign.version
 
+    reach.record(furthest)
     live = ledger.load(cid)
     records = ledger.records(live)
     check_invariants(live, records, ledger.sealer)

@@ -161,11 +161,36 @@ def test_the_other_side_is_403_and_nothing_is_appended(client: TestClient, table
 def test_its_own_side_and_the_referee_are_not_refused_for_the_side(
     client: TestClient, table_id: str
 ) -> None:
-    """The roll may still be refused for a missing input (422) or its date
-    (409), never with a 403."""
-    game = _game(client, table_id.split(":", maxsplit=1)[0])
+    """The side the rule names rolls it (201, recorded as its roll), or is
+    refused only for when it asks (409, by the rule of the table or of its RePh
+    step), never for who it is; the referee's ruling is rolled at any time
+    (201, recorded as the referee's) unless it lacks an input (422 naming it)
+    or the table has its own command (409 naming it)."""
+    ruleset = table_id.split(":", maxsplit=1)[0]
+    game = _game(client, ruleset)
+    table = REGISTRY[ruleset].tables[table_id]
     for role in (*SIDE_BOUND[table_id], "referee"):
-        assert _roll(game, role, table_id).status_code != 403
+        before = game.version()
+        r = _roll(game, role, table_id)
+        if role == "referee" and table.endpoint:
+            problem = assert_problem(r, 409)
+            assert problem["detail"].endswith(f"roll it with POST {game.url}{table.endpoint}")
+        elif role == "referee" and table.inputs:
+            problem = assert_problem(r, 422)
+            assert problem["detail"].startswith(f"{table_id} needs input '{table.inputs[0].id}'")
+        elif role == "referee" or r.status_code == 201:
+            out = created(r)
+            assert (out["side"], out["table"]["id"]) == (role, table_id)
+            assert game.version() > before
+            continue
+        else:
+            problem = assert_problem(r, 409)
+            assert problem["detail"].startswith(f"{problem['rule']}: "), problem
+            # The table's rule (or one of its sub-rules, 9.62133a of 9.6213a), or its step's.
+            rule = problem["rule"]
+            assert rule in (table.rule, table.step) or rule.startswith(table.rule.rstrip("ab"))
+            assert f"not by the {role} side" not in problem["detail"], problem
+        assert game.version() == before
 
 
 def test_kgp_8_618_is_rolled_from_20_am_on(client: TestClient) -> None:

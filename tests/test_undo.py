@@ -2,6 +2,9 @@
 
 * Rewind: reverting everything after seq k leaves exactly the state the
   campaign had at version k; undoing that undo gives back the state before it.
+  The histories play CG Dates to their end (``test_replay.histories``), and
+  most of them get past the first one (``Reach``): a rewind then crosses
+  scenario ends, Initiative chits and new CG Dates.
 * The rules of who may undo alone, which events can be undone, and the suffix
   rule for state events, each with the reason in the refusal.
 """
@@ -19,11 +22,12 @@ from conftest import rolls_of
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from test_replay import (
-    COMMANDS,
     GAME_STATE,
     Command,
+    Reach,
     create,
     expand,
+    histories,
     make_ctx,
     new_store,
     role_of,
@@ -59,16 +63,28 @@ def _copy(value: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(value)
 
 
+def furthest(states: dict[int, dict[str, Any]]) -> int:
+    """The furthest CG Date (its index) a history was on."""
+    return max(s["date_index"] for s in states.values())
+
+
+def test_undo_to_a_seq_rewinds_the_state_to_that_version() -> None:
+    reach = Reach()
+    undo_to_a_seq_rewinds_the_state_to_that_version(reach)
+    reach.check()
+
+
 @hypothesis.settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),
-    commands=st.lists(COMMANDS, min_size=5, max_size=35),
+    commands=histories(min_size=5, max_size=35),
     pick=st.integers(0, 10_000),
 )
-def test_undo_to_a_seq_rewinds_the_state_to_that_version(
-    seed: int, commands: list[Command], pick: int
+def undo_to_a_seq_rewinds_the_state_to_that_version(
+    reach: Reach, seed: int, commands: list[Command], pick: int
 ) -> None:
     campaign, ctx, states = history(seed, commands)
+    reach.record(furthest(states))
     versions = sorted(v for v in states if v < campaign.version)
     hypothesis.assume(versions)
     k = versions[pick % len(versions)]
@@ -87,12 +103,19 @@ def test_undo_to_a_seq_rewinds_the_state_to_that_version(
     assert game(campaign) == before
 
 
+def test_a_reverted_roll_keeps_its_index_and_the_next_roll_says_it_followed_an_undo() -> None:
+    reach = Reach()
+    a_reverted_roll_keeps_its_index_and_the_next_roll_says_it_followed_an_undo(reach)
+    reach.check()
+
+
 @hypothesis.settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), commands=st.lists(COMMANDS, min_size=5, max_size=35))
-def test_a_reverted_roll_keeps_its_index_and_the_next_roll_says_it_followed_an_undo(
-    seed: int, commands: list[Command]
+@given(seed=st.integers(0, 2**32 - 1), commands=histories(min_size=5, max_size=35))
+def a_reverted_roll_keeps_its_index_and_the_next_roll_says_it_followed_an_undo(
+    reach: Reach, seed: int, commands: list[Command]
 ) -> None:
-    campaign, ctx, _ = history(seed, commands)
+    campaign, ctx, states = history(seed, commands)
+    reach.record(furthest(states))
     rolls_before = rolls_of(campaign)
     seq = campaign.roll(ctx("US"), count=2, purpose="cocked die", secret=False, client_nonce=None)
     index = len(rolls_before)
