@@ -212,18 +212,12 @@ def run(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
     return run_reph(campaign, ctx, cmd)
 
 
-def chit_limits(campaign: Campaign) -> dict[str, dict[str, int]]:
-    """The CG definition's chit limits (8.6231), as the route passes them."""
-    doc = campaign.definition_doc()
-    return {"attack": doc.get("attack_chits") or {}, "idle": doc.get("idle_chits") or {}}
-
-
 def run_reph(campaign: Campaign, ctx: Ctx, cmd: Command) -> int:
     kind = cmd[0]
     if kind == "reph":
         return campaign.advance(ctx, cmd[2], cmd[3])
     if kind == "chit":
-        return campaign.choose_initiative(ctx, cmd[2], cmd[3], limits=chit_limits(campaign))
+        return campaign.choose_initiative(ctx, cmd[2], cmd[3])
     if kind == "end":
         return campaign.end_scenario(ctx, {"cvp": dict(zip(SIDES, cmd[2], strict=True))})
     if kind == "shortage":
