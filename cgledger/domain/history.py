@@ -14,7 +14,7 @@ write-once keys that point at records (:func:`index_entries` says which):
 
 Every entry records the seq of the event that wrote it, so a lookup made as of
 an earlier version (time travel) ignores entries written after it.
-``cgledger.ledger`` stores the entries in the same transaction as the events;
+``cgledger.service.store`` stores the entries in the same transaction as the events;
 :class:`MemoryHistory` keeps them in memory for the pure domain.
 """
 
@@ -40,7 +40,7 @@ def index_entries(record: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     out: list[tuple[str, dict[str, Any]]] = []
     if record["type"] == "CampaignCreated":
         # Marks a campaign whose entries are all written (an older log gets
-        # them, and then this mark, in one go: ``cgledger.ledger``).
+        # them, and then this mark, in one go: ``cgledger.service.store``).
         out.append((INDEXED, {"seq": seq}))
     if "roll" in p:
         out.append((key(ROLL, p["roll"]["index"]), {"seq": seq}))
