@@ -173,8 +173,8 @@ class CppRules(Purchasing, RosterView, Rules):
         )
 
     def left(self, line: cppbook.Line) -> int:
-        """The Left column: what is not spent (8.619), halved FRU where the rules
-        say so (9.617: "CPP not spent are divided by two (FRU)")."""
+        """The Left column: what is not spent, halved FRU where the scheme says
+        so (``halve_left``: "CPP not spent are divided by two (FRU)")."""
         unspent = cppbook.left(line)
         return -(-unspent // 2) if self.scheme.halve_left else unspent
 
@@ -252,8 +252,8 @@ class CppRules(Purchasing, RosterView, Rules):
     # -------------------------------------------------------------- commands
 
     def _replenish(self, engine: Engine, ctx: Ctx, body: ReplenishmentCreate) -> int:
-        """8.616: CPP Base # (8.6161) minus a Secret DR (9.616: plus; the sign is
-        the replenishment table's ``amount``)."""
+        """The CPP Base # off the ruleset's chart minus (or plus) a Secret DR:
+        the sign is the replenishment table's ``amount``."""
         side = engine.require_side(ctx, body.side)
         line = lines_of(engine, side)[-1]
         step = self.scheme.replenish

@@ -59,6 +59,10 @@ GERMAN = "German"
 #: 8.622's drm ids on its table: "+5 Spent 2 CPP", "-1 ... Majority Squad Type ... is Lax".
 RECON_2_CPP = "spent-2-cpp"
 RECON_LAX = "lax"
+SHORTAGE = "8.618"
+#: 8.618's table: its band 1 is "≥ 12 ... the German OB suffers from Ammunition Shortage".
+SHORTAGE_BAND = 1
+SHORTAGE_DRM = "scenarios-after-20-am"
 
 #: KGP's CPP roster: 8.616 "the CPP Base # (8.6161) minus a Secret DR", NA
 #: before the Initial Scenario (8.6162); 8.619 purchases; 8.622 Recon.
@@ -97,13 +101,6 @@ class ReconCreate(Body):
     lax: bool = Field(default=False, description="8.622: -1 if the Majority Squad Type is Lax")
     secret: bool = True
     client_nonce: str | None = Nonce
-
-
-SHORTAGE = "8.618"
-#: The scenario type of a CG Date both sides stood Idle on (8.6232).
-#: 8.618's table: its band 1 is "≥ 12 ... the German OB suffers from Ammunition Shortage".
-SHORTAGE_BAND = 1
-SHORTAGE_DRM = "scenarios-after-20-am"
 
 
 class KgpRules(CppRules):
