@@ -35,7 +35,7 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain import dice
 from cgledger.domain.errors import DomainError, RuleViolation, VersionConflict
-from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.rulesets.cpp import roster as cppbook
 from cgledger.domain.rulesets.kgp.rules import RGItem, RGPurchaseCreate
 from cgledger.domain.visibility import REFEREE
 from cgledger.projections.eventlog import export_jsonl

@@ -18,7 +18,7 @@ from cgledger.domain import dice
 from cgledger.domain.campaign import Campaign, Ctx, validated_definition
 from cgledger.domain.errors import InvalidInput, RuleViolation
 from cgledger.domain.rulesets import REGISTRY
-from cgledger.domain.rulesets.kgp.buying import (
+from cgledger.domain.rulesets.cpp import (
     DeterminationCreate,
     FortificationPurchaseCreate,
     FortItem,

@@ -45,7 +45,7 @@ from cgledger.domain import undo as undobook
 from cgledger.domain.campaign import Campaign, Ctx, token_hash
 from cgledger.domain.chain import GENESIS, event_hash, secret_digest
 from cgledger.domain.errors import DomainError
-from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.rulesets.cpp import roster as cppbook
 from cgledger.domain.rulesets.kgp.rules import ShortageCreate
 from cgledger.domain.tables import DrmRequest
 from cgledger.domain.visibility import REFEREE

@@ -15,7 +15,7 @@ from cgledger.domain import dice, tables
 from cgledger.domain.campaign import Campaign, Ctx
 from cgledger.domain.errors import InvalidInput, RuleViolation
 from cgledger.domain.rulesets import REGISTRY
-from cgledger.domain.rulesets.kgp import cpp as cppbook
+from cgledger.domain.rulesets.cpp import roster as cppbook
 from cgledger.domain.rulesets.kgp import ruleset as K
 from cgledger.domain.rulesets.kgp.rules import RECON_2_CPP, RECON_LAX, ShortageCreate
 from cgledger.domain.visibility import REFEREE

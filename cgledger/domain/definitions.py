@@ -18,6 +18,11 @@ a hex that is not in its Map Group) raise errors with the same kind of ``loc``
 
 A ruleset adds its own fields by subclassing the generic models, keeping them
 generic in ``SideT`` (see ``cgledger/domain/rulesets/kgp/definition.py``).
+
+The limits, id patterns, constrained types and the strict base model are in
+:mod:`cgledger.domain.definition_types`, the Map Group models (§9) in
+:mod:`cgledger.domain.definition_maps`; this module holds the RG chart and the
+definition itself, and names them all.
 """
 
 from __future__ import annotations
@@ -26,21 +31,41 @@ import copy
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, ClassVar, Final, Generic, Literal, Self, TypeVar, cast, overload
+from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar, cast, overload
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    StringConstraints,
-    ValidationError,
-    model_serializer,
-    model_validator,
-)
-from pydantic_core import InitErrorDetails, PydanticCustomError
+from pydantic import Field, StringConstraints, model_validator
 
 from cgledger.domain import hexes
+from cgledger.domain.definition_maps import EntryArea, Hex, MapGroup
+from cgledger.domain.definition_types import (
+    ID_PATTERN,
+    MAX_AREAS,
+    MAX_COORD,
+    MAX_COUNT,
+    MAX_CPP,
+    MAX_HEXES,
+    MAX_LEVEL,
+    MAX_LVP,
+    MAX_MAP_GROUPS,
+    MAX_RG_PER_SIDE,
+    MIN_LEVEL,
+    RG_ID_PATTERN,
+    SIDE_PATTERN,
+    Count,
+    Footnote,
+    HexId,
+    Id,
+    Limit,
+    Name,
+    Notes,
+    Problem,
+    RGId,
+    RGNotes,
+    SideT,
+    StrictModel,
+    Title,
+    raise_problems,
+)
 from cgledger.domain.dice import canon
 
 __all__ = [
@@ -80,83 +105,6 @@ __all__ = [
     "merge_patch",
     "raise_problems",
 ]
-
-# ------------------------------------------------------------------ limits
-
-#: Upper bounds that keep a definition (and the events that record it) small.
-MAX_CPP = 10_000
-MAX_COUNT = 1_000
-MAX_LVP = 1_000
-MAX_COORD = 10_000
-MIN_LEVEL, MAX_LEVEL = -9, 99
-MAX_HEXES = 20_000
-MAX_MAP_GROUPS = 50
-MAX_RG_PER_SIDE = 500
-MAX_AREAS = 200
-
-#: Ids of map groups, hexes, Entry Areas and Blocks: "St", "J19", "StGG1", "US-N", "C".
-ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:/+-]*$"
-#: 8.6191, 9.6171: an RG's alphanumeric ID, e.g. "I2", "V3", "HW1", "G4a".
-RG_ID_PATTERN = r"^[A-Z]{1,3}[0-9]{1,2}[a-z]?$"
-#: A side id as a ruleset names it: "US", "German", "British", "American".
-SIDE_PATTERN = r"^[A-Za-z][A-Za-z .-]*$"
-
-Id = Annotated[str, StringConstraints(min_length=1, max_length=20, pattern=ID_PATTERN)]
-HexId = Id
-RGId = Annotated[str, StringConstraints(min_length=2, max_length=20, pattern=RG_ID_PATTERN)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-#: An RG chart footnote, as the chart prints it ("l", "a", "s", "m4").
-Footnote = Annotated[
-    str, StringConstraints(min_length=1, max_length=3, pattern=r"^[A-Za-z0-9]{1,3}$")
-]
-Title = Annotated[str, StringConstraints(max_length=200)]
-Notes = Annotated[str, StringConstraints(max_length=2000)]
-RGNotes = Annotated[str, StringConstraints(max_length=500)]
-Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
-Limit = Annotated[int, Field(ge=1, le=MAX_COUNT)]
-Coord = Annotated[int, Field(ge=-MAX_COORD, le=MAX_COORD)]
-Level = Annotated[int, Field(ge=MIN_LEVEL, le=MAX_LEVEL)]
-
-#: The side type of the generic models; :func:`definition_model` binds it to
-#: ``Literal[<the ruleset's sides>]``.
-SideT = TypeVar("SideT", bound=str)
-
-Loc = tuple[int | str, ...]
-#: One error found by a cross-field check: (loc, error type, message, input).
-Problem = tuple[Loc, str, str, Any]
-
-
-def raise_problems(title: str, problems: Sequence[Problem]) -> None:
-    """Raise one ``ValidationError`` holding every problem, each with its own
-    ``loc`` (relative to the model whose validator calls this; pydantic
-    prefixes the path to that model)."""
-    if not problems:
-        return
-    raise ValidationError.from_exception_data(
-        title,
-        [
-            InitErrorDetails(
-                type=PydanticCustomError(kind, "{reason}", {"reason": message}),
-                loc=loc,
-                input=value,
-            )
-            for loc, kind, message, value in problems
-        ],
-    )
-
-
-class StrictModel(BaseModel):
-    """Strict (no "3" for 3, no ``true`` for 1), closed (an unknown field is an
-    error) and immutable."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-    @classmethod
-    def model_parametrized_name(cls, params: tuple[Any, ...]) -> str:
-        # "MapGroup", not "MapGroup[Literal['US', 'German']]", in schemas.
-        del params
-        return cls.__name__
-
 
 # ------------------------------------------------------------------ RG chart
 
@@ -225,167 +173,6 @@ class ObRG(StrictModel):
     )
     count: Annotated[int, Field(ge=1, le=50)] = 1
     map_group: Id | None = None
-
-
-# ------------------------------------------------------------------ maps (§9)
-
-
-#: The fields of a hex that a stored definition leaves out at these values.
-_HEX_DEFAULTS: Final[dict[str, Any]] = {
-    "strategic": False,
-    "lvp": 0,
-    "levels": [0],
-    "enterable": True,
-    "block": None,
-    "building": None,
-}
-
-
-class Hex(StrictModel):
-    """A hex of a Map Group (DESIGN §9). ``q``, ``r``: axial coordinates.
-    ``lvp``: its LVP value (8.6033). ``levels``: the building levels it
-    has (8.6057 multi-level detail). ``block``: the Block it lies in
-    (9.605-9.6055). ``building``: the building it is part of (8.6057: the
-    contiguous upper-level Locations of one building are in adjacent hexes
-    of the same ``building``). A hex not listed is off the map."""
-
-    hex: HexId
-    q: Coord
-    r: Coord
-    strategic: bool = False
-    lvp: Annotated[int, Field(ge=0, le=MAX_LVP)] = 0
-    levels: Annotated[list[Level], Field(min_length=1, max_length=20)] = Field(
-        default_factory=lambda: [0]
-    )
-    enterable: bool = True
-    block: Id | None = None
-    building: Id | None = None
-
-    @model_serializer(mode="wrap")
-    def _lean(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        """A hex is stored without the fields at their defaults (DESIGN §9:
-        ``strategic`` false, ``lvp`` 0, ``levels`` [0], ``enterable`` true,
-        ``block`` null): a map group of thousands of hexes stays small in the
-        creation event, and reads back to the same model."""
-        data: dict[str, Any] = handler(self)
-        for name, default in _HEX_DEFAULTS.items():
-            if name in data and data[name] == default:
-                del data[name]
-        return data
-
-    @model_validator(mode="after")
-    def _distinct_levels(self) -> Self:
-        seen: set[int] = set()
-        problems: list[Problem] = []
-        for i, level in enumerate(self.levels):
-            if level in seen:
-                problems.append(
-                    (("levels", i), "duplicate_level", f"level {level} is listed twice", level)
-                )
-            seen.add(level)
-        raise_problems(type(self).__name__, problems)
-        return self
-
-
-class EntryArea(StrictModel, Generic[SideT]):
-    """An Eligible Entry Area of one side (8.6052, SSR CG6; 9.6053)."""
-
-    id: Id
-    side: SideT
-    hexes: Annotated[Sequence[HexId], Field(min_length=1, max_length=MAX_HEXES)]
-
-    @model_validator(mode="after")
-    def _distinct_hexes(self) -> Self:
-        seen: set[str] = set()
-        problems: list[Problem] = []
-        for m, hx in enumerate(self.hexes):
-            if hx in seen:
-                problems.append((("hexes", m), "duplicate_hex", f"hex {hx!r} is listed twice", hx))
-            seen.add(hx)
-        raise_problems(type(self).__name__, problems)
-        return self
-
-
-class MapGroup(StrictModel, Generic[SideT]):
-    """A Map Group (8.605 "on the Map Group", 8.6033 LVP totals;
-    9.605): its hexes, Eligible Entry Areas, HQ (8.6052: where a side's
-    Isolation path must end instead of an Entry Area, e.g. La Gleize) and
-    Control before the first event."""
-
-    id: Id
-    title: Title = ""
-    hexes: Annotated[Sequence[Hex], Field(min_length=1, max_length=MAX_HEXES)]
-    entry_areas: Annotated[Sequence[EntryArea[SideT]], Field(max_length=MAX_AREAS)] = Field(
-        default_factory=list
-    )
-    hq: Mapping[SideT, HexId] = Field(default_factory=dict)
-    initial_control: Annotated[Mapping[HexId, SideT], Field(max_length=MAX_HEXES)] = Field(
-        default_factory=dict
-    )
-
-    def hex_ids(self) -> frozenset[str]:
-        return frozenset(h.hex for h in self.hexes)
-
-    @model_validator(mode="after")
-    def _consistent(self) -> Self:
-        problems: list[Problem] = []
-        first: dict[str, int] = {}
-        at: dict[tuple[int, int], str] = {}
-        for j, h in enumerate(self.hexes):
-            if h.hex in first:
-                problems.append(
-                    (
-                        ("hexes", j, "hex"),
-                        "duplicate_hex",
-                        f"hex {h.hex!r} is listed twice (also hexes.{first[h.hex]})",
-                        h.hex,
-                    )
-                )
-                continue
-            first[h.hex] = j
-            other = at.setdefault((h.q, h.r), h.hex)
-            if other != h.hex:
-                problems.append(
-                    (
-                        ("hexes", j, "q"),
-                        "duplicate_coordinates",
-                        f"hex {h.hex!r} has the coordinates of {other!r} (q={h.q}, r={h.r})",
-                        h.q,
-                    )
-                )
-        where = f"a hex of map group {self.id!r}"
-        areas: set[str] = set()
-        for k, area in enumerate(self.entry_areas):
-            if area.id in areas:
-                problems.append(
-                    (
-                        ("entry_areas", k, "id"),
-                        "duplicate_id",
-                        f"Entry Area {area.id!r} is listed twice",
-                        area.id,
-                    )
-                )
-            areas.add(area.id)
-            for m, hx in enumerate(area.hexes):
-                if hx not in first:
-                    problems.append(
-                        (
-                            ("entry_areas", k, "hexes", m),
-                            "unknown_hex",
-                            f"{hx!r} is not {where}",
-                            hx,
-                        )
-                    )
-        for side, hx in self.hq.items():
-            if hx not in first:
-                problems.append((("hq", side), "unknown_hex", f"{hx!r} is not {where}", hx))
-        for hx in self.initial_control:
-            if hx not in first:
-                problems.append(
-                    (("initial_control", hx), "unknown_hex", f"{hx!r} is not {where}", hx)
-                )
-        raise_problems(type(self).__name__, problems)
-        return self
 
 
 # ------------------------------------------------------------------ definition

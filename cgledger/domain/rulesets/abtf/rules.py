@@ -1,4 +1,4 @@
-"""ABtF's own rules on top of the CPP rules it shares with KGP (9.616-9.617):
+"""ABtF's own rules on top of its CPP roster (9.616-9.617, ``cgledger.domain.rulesets.cpp``):
 Setup Areas by Block Control (9.605-9.6055) and its victory conditions
 (9.6211-9.6212). The rules themselves are in :mod:`.setup_areas`."""
 
@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cgledger.domain.rulesets.abtf import setup_areas as blocks
-from cgledger.domain.rulesets.kgp.rules import CppRules
+from cgledger.domain.rulesets.cpp import CppRules
 from cgledger.domain.territory import UNCONTROLLED, ControlState, MapGroupData
 
 __all__ = ["AbtfRules"]

@@ -25,7 +25,7 @@ from cgledger.domain.rulesets.base import (
     period_date_key,
     period_date_normalizer,
 )
-from cgledger.domain.rulesets.kgp.rules import CppScheme
+from cgledger.domain.rulesets.cpp import CppScheme
 
 BRITISH = "British"
 GERMAN = "German"
@@ -77,7 +77,7 @@ def campaign_exhaustion(cg_date: str) -> dict[str, Any]:
     return {"campaign_exhaustion_drm": exhaustion_drm(cg_date)}
 
 
-#: 9.616-9.617: KGP's CPP roster, with ABtF's rule numbers and differences:
+#: 9.616-9.617: ABtF's CPP roster, its rule numbers and differences:
 #: 9.616 "the CPP Base # (9.6161) plus CG CPP Variable Arrival Points (9.6162)",
 #: whose Secret DR is read off the 9.6162 table; 9.617 "CPP not spent are
 #: divided by two (FRU) and recorded on the CG Roster in the 'Left' column";

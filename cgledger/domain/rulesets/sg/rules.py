@@ -25,7 +25,7 @@ from cgledger.domain import purchases as purchasebook
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import InvalidInput, RuleViolation
 from cgledger.domain.rulesets.base import Action, Engine, Rules
-from cgledger.domain.rulesets.kgp.buying import (
+from cgledger.domain.rulesets.cpp import (
     DeterminationCreate,
     Purchasing,
     RGPurchaseCreate,

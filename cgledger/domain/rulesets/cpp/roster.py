@@ -8,7 +8,12 @@ nothing here rolls or reads a clock.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
+
+from cgledger.domain.errors import NotImplementedForRuleset
+
+if TYPE_CHECKING:
+    from cgledger.domain.rulesets.base import Engine
 
 
 class Purchase(TypedDict):
@@ -71,3 +76,16 @@ def next_start(line: Line) -> int:
 
 #: The CG Roster's CPP columns after ``cg_date``, in the paper Roster's order.
 COLUMNS = ("start", "repl", "total", "rg_purchased", "spent", "left", "recon", "recon_cpp")
+
+
+def lines_of(engine: Engine, side: str) -> list[Line]:
+    """The side's CPP lines, the current CG Date's last."""
+    lines: list[Line] | None = engine.rules.get("cpp", {}).get(side)
+    if lines is None:
+        # A campaign created before its ruleset kept a CPP roster recorded no
+        # initial CPP: there is nothing to add to.
+        raise NotImplementedForRuleset(
+            f"{engine.ruleset_id} campaign {engine.cid} was created before this ledger "
+            "kept its CG Roster; create a new campaign to keep CPP in the ledger"
+        )
+    return lines

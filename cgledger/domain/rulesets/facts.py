@@ -1,0 +1,138 @@
+"""What the ledger counts a DRM from, or decides a roll by (DESIGN §8): the
+facts of the record (:class:`Facts`), the DRMs it counts
+(:class:`CountedDrm`), the table results that last (:class:`Lasting`) and
+when a table may or must be rolled (:class:`TableRule`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DateFacts:
+    """One CG Date played so far, as the record shows it (for :class:`Facts`)."""
+
+    cg_date: str
+    #: The scenario type its Initiative generated ("idle", "dual-attack", ...),
+    #: "initial" for the Initial Scenario, ``None`` while not determined.
+    scenario: str | None
+    #: Each side's Initiative chit, once both were revealed.
+    chits: Mapping[str, str]
+    #: The CVP each side earned at its CG-Scenario End; ``None``: no end yet.
+    cvp: Mapping[str, int] | None
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the ledger counts a DRM from, or decides a roll by (DESIGN §8):
+    the CG Date, the rolling side, the ruleset's state (``Campaign.rules``),
+    the results that last (``Campaign.lasting``, see :class:`Lasting`), the
+    optional rules the CG definition adopts, and every CG Date played so far,
+    in order, the current one last."""
+
+    cg_date: str
+    side: str
+    rules: Mapping[str, Any]
+    lasting: Mapping[str, Any]
+    options: frozenset[str]
+    dates: tuple[DateFacts, ...]
+
+    def since_last(self, scenario: str | None) -> tuple[DateFacts, ...]:
+        """The CG Dates after the last one whose scenario type is ``scenario``
+        (all of them if none was), the current one included."""
+        last = max((i for i, d in enumerate(self.dates) if d.scenario == scenario), default=-1)
+        return self.dates[last + 1 :]
+
+    @property
+    def scenario(self) -> str | None:
+        """The scenario type of the current CG Date ("initial", "idle",
+        "dual-attack", ...; ``None`` while its Initiative is not determined)."""
+        return self.dates[-1].scenario if self.dates else None
+
+    def last(self, key: str, *, before: bool = False) -> dict[str, Any] | None:
+        """The last recorded value of a lasting result (``Lasting.key``) of the
+        rolling side (or the campaign's), optionally only one recorded before
+        the current CG Date: ``{"value", "cg_date", "seq"}``."""
+        entry = self.lasting.get(key, {})
+        found = entry.get(self.side, entry.get(ALL))
+        if found is None or (before and found["cg_date"] == self.cg_date):
+            found = (found or {}).get("before")
+        return None if found is None else dict(found)
+
+
+#: The key of a lasting result that is the campaign's rather than a side's.
+ALL = "*"
+
+
+@dataclass(frozen=True)
+class CountedDrm:
+    """A DRM of a table that the ledger counts from the record (DESIGN §8): e.g.
+    8.6201's "Per day after Dec 19 N" from the CG Date, or ABtF's Campaign
+    Exhaustion DRM from the 9.6161 chart.
+
+    ``count(facts)`` gives, from what the record shows (:class:`Facts`), the
+    DRM's count (a ``per`` DRM), its x (a ``valued`` one), or 1 or 0 for
+    whether a ``fixed`` one applies (8.6146's "If Ammunition Shortage [8.618]
+    is already in effect"); ``None`` where the record cannot tell (the
+    roller's own DRM then stands). ``reading``: how the rule text was read,
+    where it is ambiguous. The engine adds it
+    to a side's roll when the roller leaves it out, and refuses a roll that
+    names it with another number, or names a fixed one that does not apply
+    (422, the detail starting with ``rule``). ``sides``: the sides it applies
+    to (empty: every side); another side may not name it, and the referee's
+    ruling gets it only where it applies to every side.
+    """
+
+    table: str
+    drm: str
+    rule: str
+    count: Callable[[Facts], int | None]
+    sides: tuple[str, ...] = ()
+    reading: str = ""
+    #: Counted from the rolling side's own record (9.6202 "Per Attack Chit
+    #: selected by that side"): a referee's ruling, which has no side, names it.
+    by_side: bool = False
+
+
+@dataclass(frozen=True)
+class Lasting:
+    """A table result that lasts (DESIGN §8): it becomes campaign state, shown
+    with the campaign and its roster and in ``?at=`` reads, e.g. 8.6122's "A
+    Final dr of ≥ 5 immediately reduces that side's current SAN by two".
+
+    ``changes``, by band of the table: an int adds to the value (SAN -2, ELR
+    +1), a string sets it (the weather's result), ``None`` leaves it. ``start``:
+    the table input that states the value before the roll (8.6122's current
+    SAN), else the value in force (``initial`` before the first roll; ``None``
+    for an unknown one, whose changes then add up from 0 and are shown as a
+    change). ``per_side``: the roller's own value, else the campaign's (the
+    weather). Only a side's public roll in its RePh step changes it; a referee's ruling
+    roll does not (it belongs to no side)."""
+
+    table: str
+    key: str
+    rule: str
+    changes: tuple[int | str | None, ...]
+    per_side: bool = True
+    start: str | None = None
+    initial: int | str | None = None
+
+
+@dataclass(frozen=True)
+class TableRule:
+    """What a ruleset's rule text says of one table beyond its sides, dates and
+    step (DESIGN §8). ``refuse(facts)``: why it may not be rolled now, if so
+    (9.6201 "not performed if the previous CG Date was Idle"; 8.6171 only by
+    the players' consent), the reason starting with ``rule``. ``required(facts)``:
+    whether the side must roll it before its step is passed (9.6201's British
+    DR; 8.6122's "must make a dr" when the side's SAN is ≥ 4). ``once``: a
+    side makes it once per CG Date (a SAN, the weather, an ELR are rolled for
+    the date, not per unit)."""
+
+    table: str
+    rule: str
+    refuse: Callable[[Facts], str | None] | None = None
+    required: Callable[[Facts], bool] | None = None
+    once: bool = False
