@@ -176,6 +176,12 @@ def test_amendment_refusals(client: TestClient) -> None:
     listed = ok(g.get("US", "/definition-amendments"))
     assert [i["status"] for i in listed["items"]] == ["applied", "withdrawn"]
     assert_problem(g.get("US", "/definition-amendments/9999"), 404)
+    # The agreement protocol answers an unknown amendment as the routes always
+    # did: approving it names the field, rejecting it names none.
+    unknown = assert_problem(g.post("German", "/definition-amendments/9999/approve"), 404)
+    assert unknown["field"] == "amendment"
+    unknown = assert_problem(g.post("German", "/definition-amendments/9999/reject"), 404)
+    assert "field" not in unknown
     # An amendment is not undone; a new one changes it back.
     refused = g.post("referee", "/undo-requests", {"seqs": [a["id"]], "reason": "x"})
     assert assert_problem(refused, 409)

@@ -44,12 +44,20 @@ class Kind:
     #: The event a rejection or a withdrawal appends, and its key naming the proposal.
     rejected: str
     ref: str
-    #: The field a 404 names, if any.
+    #: The field a 404 names, if any, when it is approved and when it is
+    #: rejected (an amendment's rejection has named none since it was built).
     field: str | None = None
+    reject_field: str | None = None
 
 
 UNDO = Kind(
-    "undo request", "undo request", "undo_requests", "UndoRejected", "request", field="request"
+    "undo request",
+    "undo request",
+    "undo_requests",
+    "UndoRejected",
+    "request",
+    field="request",
+    reject_field="request",
 )
 AMENDMENT = Kind(
     "definition amendment",
@@ -69,13 +77,16 @@ class Agreement(Core):
         found: dict[str, dict[str, Any]] = getattr(self, kind.book)
         return found
 
-    def pending_proposal(self, ctx: Ctx, kind: Kind, seq: int) -> dict[str, Any]:
+    def pending_proposal(
+        self, ctx: Ctx, kind: Kind, seq: int, *, rejecting: bool = False
+    ) -> dict[str, Any]:
         """The pending proposal ``seq`` of ``kind`` (404 if there is none, 409
         once answered)."""
         self._require_role(ctx)
         proposal = self.proposals_of(kind).get(str(seq))
         if proposal is None:
-            raise NotFound(f"no {kind.name} {seq} in this campaign", field=kind.field)
+            field = kind.reject_field if rejecting else kind.field
+            raise NotFound(f"no {kind.name} {seq} in this campaign", field=field)
         if proposal["status"] != "pending":
             raise RuleViolation(f"{kind.name} {seq} is already {proposal['status']}")
         return proposal
@@ -90,7 +101,7 @@ class Agreement(Core):
     def reject_proposal(self, ctx: Ctx, kind: Kind, seq: int, note: str | None) -> int:
         """The opponent or the referee rejects a pending proposal; its proposer
         may withdraw it."""
-        proposal = self.pending_proposal(ctx, kind, seq)
+        proposal = self.pending_proposal(ctx, kind, seq, rejecting=True)
         payload = {
             kind.ref: seq,
             "by": ctx.actor,
