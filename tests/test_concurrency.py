@@ -39,6 +39,8 @@ from cgledger.projections.eventlog import export_jsonl
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 
+pytestmark = [pytest.mark.store, pytest.mark.shared_app]
+
 THREADS = 8
 N = 24
 #: Appending requests racing on one campaign. In one process they take turns

@@ -14,6 +14,8 @@ import pytest
 from cgledger.ledger import KeyMismatch, Ledger
 from cgledger.settings import SQLITE_FILE, Settings
 
+pytestmark = pytest.mark.store
+
 
 def _other_keys(settings: Settings, data_dir: Path) -> Settings:
     """Another server on the same database, with its own data dir (own keys)."""
