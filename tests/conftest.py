@@ -8,8 +8,8 @@ upgrades, backups, what the HTTP audit, visibility and export paths read back.
 ``pytest --all-backends`` runs every such test on both, marked or not.
 
 PostgreSQL: the server at ``CGLEDGER_TEST_POSTGRES_URL`` (default
-``postgresql://postgres@127.0.0.1:5432/postgres``). Each test run creates its
-own throw-away database and drops it at the end. Where the server is not
+``postgresql://postgres@127.0.0.1:5432/postgres``). Each pytest process (each
+xdist worker) creates its own throw-away database and drops it at the end. Where the server is not
 reachable the PostgreSQL tests skip and say why; under ``CI=true`` they fail
 instead, because CI must run them (as does every other skip, see
 ``pytest_runtest_makereport``).
