@@ -1,11 +1,27 @@
-"""Shared fixtures. Tests that take ``settings``, ``ledger`` or ``client`` run
-once on SQLite and once on PostgreSQL: the two suites are the same tests.
+"""Shared fixtures, and the layers of the suite (docs/testing.md).
+
+Backends. A test that takes ``settings``, ``ledger`` or ``client`` runs on
+SQLite; marked ``@pytest.mark.store`` (a test, a class, or a module's
+``pytestmark``) it runs once on SQLite and once on PostgreSQL, because its
+outcome depends on the store: storage, concurrency, idempotency, snapshots,
+upgrades, backups, what the HTTP audit, visibility and export paths read back.
+``pytest --all-backends`` runs every such test on both, marked or not.
 
 PostgreSQL: the server at ``CGLEDGER_TEST_POSTGRES_URL`` (default
-``postgresql://postgres@127.0.0.1:5432/postgres``). Each test run creates its
-own throw-away database and drops it at the end. Where the server is not
+``postgresql://postgres@127.0.0.1:5432/postgres``). Each pytest process (each
+xdist worker) creates its own throw-away database and drops it at the end. Where the server is not
 reachable the PostgreSQL tests skip and say why; under ``CI=true`` they fail
-instead, because CI must run them.
+instead, because CI must run them (as does every other skip, see
+``pytest_runtest_makereport``).
+
+One app per module. A module marked ``@pytest.mark.shared_app`` gets one
+``settings`` (one data directory and database), one app and one ``client`` for
+all its tests on a backend, instead of one per test: for modules whose tests
+each make their own campaigns and read nothing global. On PostgreSQL every
+test has always shared one database.
+
+Hypothesis: the profile ``dev`` by default, ``ci`` under ``CI=true``, or the
+one named by ``CGLEDGER_HYPOTHESIS_PROFILE`` (``thorough`` for a long run).
 """
 
 from __future__ import annotations
@@ -18,6 +34,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+import hypothesis
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
@@ -30,6 +47,78 @@ from cgledger.settings import Settings
 PG_URL = os.environ.get(
     "CGLEDGER_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
 )
+CI = bool(os.environ.get("CI"))
+
+# ---------------------------------------------------------------- Hypothesis
+
+#: The profiles (``hypothesis.settings``): ``dev`` by default; ``ci`` under
+#: ``CI=true`` (the same budget, derandomized, so that a CI run is repeatable
+#: and keeps no example database); ``thorough`` ten times the budget, for a
+#: long run (``CGLEDGER_HYPOTHESIS_PROFILE=thorough``). No deadline anywhere:
+#: the machine is shared and an example's time says nothing about its truth.
+HYPOTHESIS_BUDGET = 100
+hypothesis.settings.register_profile(
+    "dev",
+    max_examples=HYPOTHESIS_BUDGET,
+    deadline=None,
+    suppress_health_check=[hypothesis.HealthCheck.too_slow],
+    print_blob=True,
+)
+hypothesis.settings.register_profile(
+    "ci", hypothesis.settings.get_profile("dev"), derandomize=True, database=None
+)
+hypothesis.settings.register_profile(
+    "thorough", hypothesis.settings.get_profile("dev"), max_examples=10 * HYPOTHESIS_BUDGET
+)
+hypothesis.settings.load_profile(
+    os.environ.get("CGLEDGER_HYPOTHESIS_PROFILE") or ("ci" if CI else "dev")
+)
+
+
+def examples(per_budget: int) -> int:
+    """``max_examples`` for a property whose examples cost more (or less) than
+    the usual: ``per_budget`` examples for every ``HYPOTHESIS_BUDGET`` of the
+    loaded profile (at least one), so that a profile scales every property."""
+    scaled = per_budget * hypothesis.settings.default.max_examples // HYPOTHESIS_BUDGET
+    return max(1, scaled)
+
+
+# ---------------------------------------------------------------- options, markers, skips
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--all-backends",
+        action="store_true",
+        help="run every test that takes settings, ledger or client on SQLite and on "
+        "PostgreSQL, not only those marked store",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``backend``: SQLite, and PostgreSQL too for a test marked ``store``."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    both = metafunc.definition.get_closest_marker("store") is not None
+    both = both or bool(metafunc.config.getoption("all_backends"))
+    params: list[Any] = ["sqlite"]
+    if both:
+        params.append(pytest.param("postgres", marks=pytest.mark.postgres))
+    metafunc.parametrize("backend", params, indirect=True)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Under ``CI=true`` a skip is a failure: CI runs every test or says why not."""
+    report = yield
+    if CI and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.longrepr = f"CI=true: a test may not skip ({reason})"
+    return report
+
+
+# ---------------------------------------------------------------- the store
 
 
 def _with_db(url: str, name: str) -> str:
@@ -43,7 +132,7 @@ def pg_database() -> Iterator[str]:
         admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=5)
     except psycopg.OperationalError as exc:
         reason = f"PostgreSQL is not reachable at {PG_URL} ({str(exc).strip()})"
-        if os.environ.get("CI"):
+        if CI:
             pytest.fail(f"CI must run the PostgreSQL tests: {reason}")
         pytest.skip(f"{reason}; set CGLEDGER_TEST_POSTGRES_URL to run these tests")
     name = f"cgledger_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
@@ -55,24 +144,60 @@ def pg_database() -> Iterator[str]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.fixture(scope="session")
+def pg_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("pg-data")
+
+
 #: Tests create many campaigns from one address; the limit has its own tests.
 UNLIMITED: dict[str, Any] = {"create_per_minute": 1_000_000}
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def settings(request: pytest.FixtureRequest, tmp_path: Path) -> Settings:
-    if request.param == "sqlite":
-        return Settings(data_dir=tmp_path / "data", database_url=None, **UNLIMITED)
+@pytest.fixture(scope="module")
+def backend(request: pytest.FixtureRequest) -> str:
+    """``sqlite`` or ``postgres``: parametrized by ``pytest_generate_tests``."""
+    name: str = request.param
+    return name
+
+
+def backend_settings(request: pytest.FixtureRequest, backend: str, data_dir: Path) -> Settings:
+    """Settings on ``backend``: SQLite in ``data_dir``, or the session's
+    PostgreSQL database with its one key set (DESIGN §11: every server on one
+    database uses the same keys), whose key files live in one data dir."""
+    if backend == "sqlite":
+        return Settings(data_dir=data_dir, database_url=None, **UNLIMITED)
     url = request.getfixturevalue("pg_database")
-    # One database for the session, so one key set (DESIGN §11: every server on
-    # one database uses the same keys): the key files live in one data dir.
     keys = request.getfixturevalue("pg_data_dir")
     return Settings(data_dir=keys, database_url=url, **UNLIMITED)
 
 
-@pytest.fixture(scope="session")
-def pg_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("pg-data")
+def _shared(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("shared_app") is not None
+
+
+@pytest.fixture(scope="module")
+def module_settings(
+    request: pytest.FixtureRequest, backend: str, tmp_path_factory: pytest.TempPathFactory
+) -> Settings:
+    """One ``settings`` for a whole module (per backend)."""
+    return backend_settings(request, backend, tmp_path_factory.mktemp("module") / "data")
+
+
+@pytest.fixture(scope="module")
+def module_client(module_settings: Settings) -> Iterator[TestClient]:
+    """One app and client for a whole module (per backend), on ``module_settings``."""
+    with TestClient(create_app(module_settings)) as c:
+        yield c
+
+
+@pytest.fixture
+def settings(request: pytest.FixtureRequest, backend: str) -> Settings:
+    """A fresh data directory (SQLite) per test, or the module's (``shared_app``)."""
+    if _shared(request):
+        shared: Settings = request.getfixturevalue("module_settings")
+        return shared
+    tmp_path: Path = request.getfixturevalue("tmp_path")
+    return backend_settings(request, backend, tmp_path / "data")
 
 
 @pytest.fixture
@@ -85,7 +210,11 @@ def ledger(settings: Settings) -> Iterator[Ledger]:
 
 
 @pytest.fixture
-def client(settings: Settings) -> Iterator[TestClient]:
+def client(request: pytest.FixtureRequest, settings: Settings) -> Iterator[TestClient]:
+    """The app on ``settings``: its own per test, or the module's (``shared_app``)."""
+    if _shared(request):
+        yield request.getfixturevalue("module_client")
+        return
     with TestClient(create_app(settings)) as c:
         yield c
 
@@ -253,13 +382,18 @@ def kgp_reph(kgp: Game) -> Game:
     return kgp
 
 
-@pytest.fixture
-def kgp(client: TestClient) -> Game:
+def kgp_game(client: TestClient) -> Game:
     """A KGP CG I campaign whose German holds 2 CPP from the Initial Scenario."""
     return Game(
         client,
         {"ruleset": "kgp", "campaign": "CG I", "title": "test", "initial_cpp": {"German": 2}},
     )
+
+
+@pytest.fixture
+def kgp(client: TestClient) -> Game:
+    """A KGP CG I campaign whose German holds 2 CPP from the Initial Scenario."""
+    return kgp_game(client)
 
 
 def rolls_of(campaign: Any) -> list[int]:

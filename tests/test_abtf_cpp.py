@@ -16,6 +16,8 @@ from cgledger.domain.rulesets.abtf.ruleset import CPP_BASE_CHART
 from cgledger.service import Ledger
 from cgledger.verify import verify_bytes
 
+pytestmark = pytest.mark.shared_app
+
 #: The 9.6161 CPP BASE NUMBER CHART as the seed prints it (003_…).
 SEED_CHART = """\
 | 17N | - | - | 0 |

@@ -19,6 +19,8 @@ from fastapi.testclient import TestClient
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.verify import verify_bytes
 
+pytestmark = pytest.mark.shared_app
+
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
 SHORTAGE = REGISTRY["kgp"].tables["kgp:8.618"]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from conftest import Game, assert_problem, created, ok
+from conftest import Game, assert_problem, created, kgp_game, ok
 from fastapi.testclient import TestClient
 from forge import parse, reseal
 from live import serving
@@ -25,6 +25,8 @@ from cgledger.api.app import create_app
 from cgledger.settings import Settings
 from cgledger.signing import check_checkpoint
 from cgledger.verify import VerificationError, verify_bytes
+
+pytestmark = [pytest.mark.store, pytest.mark.shared_app]
 
 ROLES = ("US", "German", "referee")
 HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -165,10 +167,12 @@ def test_a_secret_purchase_stays_hidden_as_of_then(kgp: Game) -> None:
 # ---------------------------------------------------------------------------- GET /events
 
 
-@pytest.fixture
-def history(kgp: Game) -> Game:
+@pytest.fixture(scope="module")
+def history(module_client: TestClient) -> Game:
     """19 AM and 19 PM, each with a CG scenario played to its end, so that the
-    8.606 Escape table (rolled after CG-Scenario End) is rolled on both dates."""
+    8.606 Escape table (rolled after CG-Scenario End) is rolled on both dates.
+    Built once per module (and backend): the tests only read it."""
+    kgp = kgp_game(module_client)
     buy(kgp)  # German, secret
     free_roll(kgp, "US")
     created(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))

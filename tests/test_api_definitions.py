@@ -16,6 +16,8 @@ from cgledger.domain.dice import canon
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.verify import verify_bytes
 
+pytestmark = pytest.mark.shared_app
+
 RULESETS = {"kgp": ("CG I", None), "abtf": ("CG I", "18 AM"), "sg": ("SG", None)}
 
 

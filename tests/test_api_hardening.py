@@ -19,6 +19,8 @@ from cgledger.api.limits import CreateRateLimit
 from cgledger.settings import Settings
 from cgledger.version import VERSION
 
+pytestmark = pytest.mark.shared_app
+
 KGP = {"ruleset": "kgp", "campaign": "CG I", "title": "hard", "initial_cpp": {"German": 2}}
 LONE = "\\ud800"  # as JSON text: an escape that decodes to a lone surrogate
 
@@ -264,6 +266,7 @@ def test_health_index_and_the_old_health_path(client: TestClient) -> None:
     assert client.app.openapi()["info"]["version"] == VERSION  # type: ignore[attr-defined]
 
 
+@pytest.mark.store
 def test_health_names_the_database(settings: Settings) -> None:
     with TestClient(create_app(settings)) as c:
         expected = "postgresql" if settings.database_url else "sqlite"

@@ -18,6 +18,8 @@ from conftest import Game
 from conftest import assert_problem as problem
 from fastapi.testclient import TestClient
 
+pytestmark = pytest.mark.shared_app
+
 # --------------------------------------------------------------------- helpers
 
 #: A purchase the German of the ``kgp`` fixture can make: F1 costs the 2 CPP it

@@ -3,8 +3,11 @@ batches (8.619), from both sides' point of view."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import Game, assert_problem
 from fastapi.testclient import TestClient
+
+pytestmark = pytest.mark.shared_app
 
 
 def german_holding(client: TestClient, cpp: int) -> Game:

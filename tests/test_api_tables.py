@@ -38,6 +38,8 @@ from cgledger.domain.rulesets import REGISTRY, Ruleset
 from cgledger.domain.tables import DrmRequest, Table, band_for, band_range, content_hash
 from cgledger.verify import Report, VerificationError, verify_bytes
 
+pytestmark = pytest.mark.shared_app
+
 SG = REGISTRY["sg"]
 CLI = Path(sys.executable).with_name("cgledger")
 SG_CAMPAIGN = {"ruleset": "sg", "campaign": "SG", "title": "tables"}
@@ -63,13 +65,17 @@ RESULT_FIELDS = ("inputs", "original", "drm", "final", "outcome")
 # ---------------------------------------------------------------------------- helpers
 
 
-@pytest.fixture
-def sg(client: TestClient) -> Game:
+def sg_campaign(client: TestClient) -> Game:
     """An SG campaign after its Initial Scenario (6 Morning) ended: both sides
     are at 2.1, so the tables of 3.1-3.7 may be rolled (in numbered order)."""
     game = Game(client, SG_CAMPAIGN)
     game.end_scenario()
     return game
+
+
+@pytest.fixture
+def sg(client: TestClient) -> Game:
+    return sg_campaign(client)
 
 
 def in_step(game: Game, side: str, step: str) -> None:
@@ -1023,9 +1029,10 @@ class Story:
         return int(seq)
 
 
-@pytest.fixture
-def story(sg: Game) -> Story:
-    return Story(sg)
+@pytest.fixture(scope="module")
+def story(module_client: TestClient) -> Story:
+    """Built once per module (and backend): the tests only read it."""
+    return Story(sg_campaign(module_client))
 
 
 def test_exports_with_table_rolls_verify(story: Story) -> None:

@@ -23,6 +23,8 @@ from fastapi.testclient import TestClient
 
 from cgledger.projections.evidence import table_recheck
 
+pytestmark = pytest.mark.shared_app
+
 #: The German's CPP from the Initial Scenario: two F1, or one I1.
 START = 4
 KGP = {"ruleset": "kgp", "campaign": "CG I", "title": "undo", "initial_cpp": {"German": START}}
@@ -266,6 +268,7 @@ def pending_roll_undo(game: Game) -> tuple[int, dict[str, Any]]:
     return int(body["id"]), rolled
 
 
+@pytest.mark.store
 @pytest.mark.parametrize("approver", ["US", "referee"])
 def test_approve(kgp: Game, client: TestClient, approver: str) -> None:
     rid, rolled = pending_roll_undo(kgp)
@@ -466,6 +469,7 @@ def test_undo_of_a_suffix_by_the_referee_is_applied(two_buys: tuple[Game, int, i
     assert german(game)["left"] == START
 
 
+@pytest.mark.store
 def test_undo_to_seq(two_buys: tuple[Game, int, int]) -> None:
     game, a, b = two_buys
     # Everything after b - 1 is b alone: the German's own latest, applied at once.
@@ -489,6 +493,7 @@ def test_undo_to_seq(two_buys: tuple[Game, int, int]) -> None:
 # ---------------------------------------------------------------------------- undo of an undo
 
 
+@pytest.mark.store
 def test_undo_of_an_undo_restores_and_can_be_undone(kgp: Game) -> None:
     seq = buy(kgp)
     u1 = created(undo(kgp, "German", [seq]))["undo"]["seq"]
@@ -545,6 +550,7 @@ def test_an_undo_of_an_undo_that_touched_a_roll_is_pending(kgp: Game) -> None:
 # ---------------------------------------------------------------------------- re-rolls
 
 
+@pytest.mark.store
 def test_a_re_roll_after_an_undo_is_visible(kgp: Game) -> None:
     """8.616: the Secret CPP Replenishment DR, undone and made again, takes
     the next roll index; the undone roll keeps its own (DESIGN §2, §5)."""
@@ -614,6 +620,7 @@ def test_refused_answers_append_nothing(kgp: Game) -> None:
     assert request_view(kgp, rid)["status"] == "pending"
 
 
+@pytest.mark.store
 def test_idempotent_undo_request_retry(kgp: Game) -> None:
     seq = buy(kgp)
     free_roll(kgp, "US")
@@ -637,6 +644,7 @@ def test_idempotent_undo_request_retry(kgp: Game) -> None:
     refused(kgp, 422, lambda: undo(kgp, "German", [seq], reason="other", **key))
 
 
+@pytest.mark.store
 def test_idempotent_retry_of_an_undo_applied_at_once(kgp: Game) -> None:
     seq = buy(kgp)
     key = {"Idempotency-Key": "undo-now"}
@@ -651,6 +659,7 @@ def test_idempotent_retry_of_an_undo_applied_at_once(kgp: Game) -> None:
     assert kgp.version() == v + 1
 
 
+@pytest.mark.store
 def test_if_match(kgp: Game) -> None:
     seq = buy(kgp)
     v = kgp.version()
@@ -675,6 +684,7 @@ def resolve(game: Game, role: str, did: int, decision: str, note: str = "decided
     return game.post(role, f"/disputes/{did}/resolve", {"decision": decision, "note": note})
 
 
+@pytest.mark.store
 def test_a_dispute_holds_its_evidence(kgp: Game) -> None:
     seq = buy(kgp)
     r = dispute(kgp, "US", seq, "8.6194: F1 costs more")
@@ -757,6 +767,7 @@ def test_a_referee_dispute_is_resolved_by_the_referee_only(kgp: Game) -> None:
     assert events(kgp)[rolled["seq"]]["reverted_by"] == u
 
 
+@pytest.mark.store
 def test_reverting_a_disputed_roll(kgp: Game) -> None:
     rolled = free_roll(kgp, "German")
     did = created(dispute(kgp, "US", rolled["seq"], "rolled out of turn"))["id"]
@@ -844,6 +855,7 @@ def test_the_evidence_of_a_table_roll(kgp_reph: Game) -> None:
         assert (ev["state_before"]["at"], ev["state_after"]["at"]) == (seq - 1, seq)
 
 
+@pytest.mark.store
 def test_the_evidence_of_a_secret_table_roll(kgp: Game) -> None:
     rolled = created(kgp.post("German", "/tables/kgp:8.6201/rolls", {"drm": [{"id": "v-or-g"}]}))
     seq, index = rolled["seq"], rolled["roll"]["index"]

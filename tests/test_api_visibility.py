@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
+import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
@@ -28,6 +29,8 @@ from cgledger.domain.chain import secret_digest
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
+
+pytestmark = [pytest.mark.store, pytest.mark.shared_app]
 
 #: 8.6161 CPP Base # chart, CG I, 19 PM, German (see cgledger/domain/rulesets/kgp/ruleset.py).
 GERMAN_BASE_19PM = 35

@@ -22,6 +22,8 @@ from cgledger.service import Ledger
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 
+pytestmark = pytest.mark.store
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -23,6 +23,8 @@ import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
+pytestmark = pytest.mark.shared_app
+
 #: How each ruleset's campaign is created for these tests.
 CREATE: dict[str, dict[str, Any]] = {
     "kgp": {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}},

@@ -54,23 +54,11 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
-@pytest.fixture(
-    scope="module", params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-)
-def server(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
-    if request.param == "sqlite":
-        settings = Settings(
-            data_dir=tmp_path_factory.mktemp("web"), database_url=None, create_per_minute=10**6
-        )
-    else:
-        settings = Settings(
-            data_dir=request.getfixturevalue("pg_data_dir"),
-            database_url=request.getfixturevalue("pg_database"),
-            create_per_minute=10**6,
-        )
-    with serving(settings) as base:
+@pytest.fixture(scope="module")
+def server(module_settings: Settings) -> Iterator[str]:
+    """A live server on the module's settings: SQLite, and PostgreSQL too for
+    the tests marked ``store`` (conftest.py)."""
+    with serving(module_settings) as base:
         yield base
 
 
@@ -325,6 +313,7 @@ def test_the_rosters_on_the_page_are_the_apis(
     page.close()
 
 
+@pytest.mark.store
 def test_the_opponents_page_never_receives_a_secret(
     browser_context: Any, remote: Remote, tmp_path: Path
 ) -> None:
@@ -440,6 +429,7 @@ def test_an_export_dropped_on_the_page_is_checked(
 # ------------------------------------------------------------------ live, actions, phone
 
 
+@pytest.mark.store
 def test_two_windows_follow_each_other_live(
     browser_context: Any, remote: Remote, tmp_path: Path
 ) -> None:
@@ -479,6 +469,7 @@ def on_event(page: Any, seq: int, form: int, text: str) -> None:
     page.click(f"{row} form:nth-of-type({form}) button")
 
 
+@pytest.mark.store
 def test_undo_and_dispute_from_the_pages(browser_context: Any, remote: Remote) -> None:
     roll = remote.post("US", "/rolls", {"dice": 2, "purpose": "mistaken roll"})
     us = open_page(browser_context, remote.link("US"))
@@ -614,6 +605,7 @@ def test_a_cg_date_played_in_two_windows_updates_both_live(
 # ------------------------------------------------------------------ review fixes
 
 
+@pytest.mark.store
 def test_a_lost_answer_clicked_again_rolls_once_with_the_pages_own_nonce(
     browser_context: Any, remote: Remote
 ) -> None:
@@ -865,6 +857,7 @@ def _forgeries(exports: dict[str, bytes], rolls: dict[str, int]) -> dict[str, by
     }
 
 
+@pytest.mark.store
 def test_the_page_and_cgledger_verify_agree_on_every_export(
     browser_context: Any, remote: Remote, tmp_path: Path
 ) -> None:
@@ -963,6 +956,7 @@ def test_initiative_chits_from_the_pages_stay_secret_until_both_are_chosen(
     assert "US: attack · German: idle" in us.inner_text("#reph .initiative")
 
 
+@pytest.mark.store
 def test_a_secret_roll_revealed_from_its_owners_page_verifies_on_the_opponents(
     browser_context: Any, remote: Remote
 ) -> None:

@@ -318,6 +318,7 @@ def rewrite(ex: Export, k: int) -> bytes:
     return reseal(header, events)
 
 
+@pytest.mark.store
 def test_the_export_verifies_with_its_checkpoints(export: Export, signer: CheckpointSigner) -> None:
     cps = signed(export, signer, *some_seqs(export))
     report: Report = verify_bytes(export.data, checkpoints=cps)
@@ -480,6 +481,7 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str
     return code, out, err
 
 
+@pytest.mark.store
 def test_cli_end_to_end(
     export: Export, signer: CheckpointSigner, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

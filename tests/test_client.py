@@ -148,6 +148,7 @@ def test_every_route_of_the_api_has_a_client_method(cls: type) -> None:
     assert covered - api == {("POST", "/v1/campaigns/{campaign_id}/{action}")}
 
 
+@pytest.mark.store
 def test_playing_a_cg_date_through_the_client(settings: Settings) -> None:
     with serving(settings) as base:
         game = Campaign(base)

@@ -44,6 +44,8 @@ from cgledger.service.queues import Retry
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 
+pytestmark = [pytest.mark.store, pytest.mark.shared_app]
+
 THREADS = 8
 N = 24
 #: Appending requests racing on one campaign. In one process they take turns

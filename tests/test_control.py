@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from conftest import Game, assert_problem, created, ok
 
+pytestmark = pytest.mark.shared_app
+
 
 def _control(game: Game, role: str = "US", query: str = "") -> dict[str, Any]:
     view: dict[str, Any] = ok(game.get(role, f"/control{query}"))

@@ -17,6 +17,8 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
 
+pytestmark = pytest.mark.shared_app
+
 
 def _drm(view: dict[str, Any], drm_id: str) -> dict[str, Any]:
     found = [d for d in view["drm"] if d["id"] == drm_id]

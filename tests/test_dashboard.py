@@ -15,6 +15,8 @@ from fastapi.testclient import TestClient
 
 from cgledger.web import CSP, STATIC
 
+pytestmark = pytest.mark.shared_app
+
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 

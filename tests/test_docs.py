@@ -16,6 +16,8 @@ from fastapi.testclient import TestClient
 
 from cgledger.verify import VerificationError, verify_bytes
 
+pytestmark = pytest.mark.shared_app
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "dice-protocol.md"
 
@@ -50,8 +52,10 @@ def test_the_worked_example_is_the_first_vector() -> None:
     assert "**" + ", ".join(map(str, first["result"])) + "**" in text
 
 
-@pytest.fixture
-def exports(client: TestClient) -> dict[str, bytes]:
+@pytest.fixture(scope="module")
+def exports(module_client: TestClient) -> dict[str, bytes]:
+    """Made once per module (and backend): the tests only read them."""
+    client = module_client
     game = Game(client, {"ruleset": "sg", "campaign": "SG"})
     for i in range(5):
         created(game.post("American", "/rolls", {"dice": 2, "purpose": f"p{i}"}))

@@ -8,8 +8,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
+
+pytestmark = pytest.mark.shared_app
 
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 40, "US": 10}}
 

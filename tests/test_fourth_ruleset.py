@@ -33,6 +33,8 @@ from cgledger.domain.rulesets.base import (
 from cgledger.domain.tables import Table, ge, le, registry
 from cgledger.verify import verify_bytes
 
+pytestmark = pytest.mark.shared_app
+
 RED, BLUE = "Red", "Blue"
 
 

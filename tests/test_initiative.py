@@ -16,6 +16,8 @@ from fastapi.testclient import TestClient
 
 from cgledger.verify import verify_bytes
 
+pytestmark = pytest.mark.shared_app
+
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
 
 

@@ -15,6 +15,8 @@ from cgledger.service import KeyMismatch, Ledger
 from cgledger.settings import SQLITE_FILE, Settings
 from cgledger.signing import check_checkpoint
 
+pytestmark = pytest.mark.store
+
 
 def _other_keys(settings: Settings, data_dir: Path) -> Settings:
     """Another server on the same database, with its own data dir (own keys)."""

@@ -14,6 +14,8 @@ from conftest import Game, assert_problem, created, ok
 from dice_steer import table_nonce
 from fastapi.testclient import TestClient
 
+pytestmark = pytest.mark.shared_app
+
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
 ABTF = {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"}
 

@@ -14,6 +14,8 @@ from cgledger.domain.campaign import Campaign
 from cgledger.service import Ledger, StoreHistory
 from cgledger.settings import SQLITE_FILE, Settings
 
+pytestmark = pytest.mark.store
+
 
 def _create(ledger: Ledger, **kw: Any) -> Campaign:
     created = ledger.create_campaign(

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from conftest import Game, created, ok
 from fastapi.testclient import TestClient
+
+pytestmark = pytest.mark.shared_app
 
 #: A hand-made map group: four Strategic Locations worth 10, 5, 3 and 4 LVP,
 #: all German-Controlled at the start.

@@ -14,6 +14,8 @@ from forge import parse, reseal
 from cgledger.projections.lvp import LvpProjection
 from cgledger.verify import VerificationError, verify_bytes
 
+pytestmark = pytest.mark.shared_app
+
 
 def _export(game: Game, role: str = "US") -> bytes:
     r = game.client.get(f"{game.url}/export", headers=game.h(role))

@@ -21,8 +21,11 @@ import re
 from collections import Counter
 from typing import Any
 
+import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
+
+pytestmark = pytest.mark.shared_app
 
 SCENARIO = "scenario"
 ATTACK, IDLE = "attack", "idle"

@@ -28,6 +28,8 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
 
+pytestmark = pytest.mark.shared_app
+
 
 @dataclass(frozen=True)
 class Kind:

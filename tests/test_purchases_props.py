@@ -23,14 +23,11 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import hypothesis
-import pytest
-from conftest import UNLIMITED, Game, assert_problem
+from conftest import Game, assert_problem, examples
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck
 from hypothesis import strategies as st
@@ -43,9 +40,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from cgledger.api.app import create_app
 from cgledger.domain.rulesets import REGISTRY
-from cgledger.settings import Settings
 
 REFEREE = "referee"
 
@@ -601,20 +596,12 @@ class PurchaseMachine(RuleBasedStateMachine):
             assert r.json() == self.answers[v][(role, side)], (role, side, v, version)
 
 
-@pytest.fixture
-def sqlite_client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(data_dir=tmp_path / "data", database_url=None, **UNLIMITED)
-    with TestClient(create_app(settings)) as c:
-        yield c
-
-
-def test_random_purchase_histories(sqlite_client: TestClient) -> None:
+def test_random_purchase_histories(client: TestClient) -> None:
     run_state_machine_as_test(
-        lambda: PurchaseMachine(sqlite_client),
+        lambda: PurchaseMachine(client),
         settings=hypothesis.settings(
-            max_examples=25,
+            max_examples=examples(25),
             stateful_step_count=20,
-            deadline=None,
             database=None,
             suppress_health_check=[
                 HealthCheck.too_slow,

@@ -36,6 +36,8 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
 
+pytestmark = [pytest.mark.store, pytest.mark.shared_app]
+
 KGP = {"ruleset": "kgp", "campaign": "CG I", "title": "secrecy"}
 #: The determination tables of the rolls the German makes here (8.6201
 #: strength, 8.6204 a Depleted platoon's SW, 8.6205 a Depleted HW Pltn's
@@ -296,9 +298,10 @@ def read_everything(game: Game, role: str, s: Secrets) -> Reader:
 # ------------------------------------------------------------------ the test
 
 
-@pytest.fixture
-def played(client: TestClient) -> tuple[Game, Secrets]:
-    return play(client)
+@pytest.fixture(scope="module")
+def played(module_client: TestClient) -> tuple[Game, Secrets]:
+    """Played once per module (and backend): the tests only read it."""
+    return play(module_client)
 
 
 def used_tables(game: Game) -> set[str]:

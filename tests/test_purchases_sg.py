@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
+
+pytestmark = pytest.mark.shared_app
 
 ORDER = ["2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "3.1", "3.2", "3.3",
          "3.4", "3.5", "3.6", "3.7", "3.8"]  # fmt: skip

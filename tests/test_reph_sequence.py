@@ -13,6 +13,8 @@ import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
+pytestmark = pytest.mark.shared_app
+
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
 #: A German RG at its price on the sample chart (8.6194), for one of the two
 #: Map Groups (8.6195 counts per Map Group).

@@ -35,6 +35,7 @@ from typing import Any
 
 import hypothesis
 import kgp_commands as kgpc
+import pytest
 from conftest import commitments_of, rolls_of, secrets_of
 from eventsourcing.application import project_aggregate
 from hypothesis import HealthCheck, given
@@ -54,6 +55,8 @@ from cgledger.sealing import AesGcmSealer
 from cgledger.service import CampaignStore, Done, Ledger
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
+
+pytestmark = pytest.mark.store
 
 NOW = "2026-01-01T00:00:00Z"
 #: The campaign's state that state events build and an undo rebuilds.

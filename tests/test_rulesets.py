@@ -9,6 +9,8 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
 
+pytestmark = pytest.mark.shared_app
+
 #: 8.6232 and 9.62132, read off the seeds' matrices (rows German, columns the
 #: other side): (other side's chit, German chit) -> scenario type.
 MATRICES = {

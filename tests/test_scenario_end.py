@@ -14,6 +14,8 @@ from fastapi.testclient import TestClient
 from cgledger.domain.rulesets.sg.rules import purchase_points
 from cgledger.verify import verify_bytes
 
+pytestmark = pytest.mark.shared_app
+
 SG = {"ruleset": "sg", "campaign": "SG"}
 #: The 2.92 EX: "He scored 63 VP in the scenario and needed 55 to win ... He
 #: suffered 41 CVP" (the CVP the German earned).

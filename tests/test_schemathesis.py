@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import schemathesis
+from conftest import examples
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck
 from hypothesis import settings as hsettings
@@ -32,24 +34,32 @@ from cgledger.settings import Settings
 
 EXCLUDED = [schemathesis.checks.positive_data_acceptance]
 SETTINGS = hsettings(
-    max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), database=None
+    max_examples=examples(25), suppress_health_check=list(HealthCheck), database=None
 )
 
-_TMP = tempfile.mkdtemp(prefix="cgledger-schemathesis-")
-APP = create_app(Settings(data_dir=Path(_TMP), create_per_minute=10**9))
-schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+#: The app's data directory: named here, made only when ``live`` starts the app
+#: (building it touches no file), removed when the module is done; so a run
+#: that merely collects this module leaves nothing behind.
+_DATA = Path(tempfile.gettempdir()) / f"cgledger-schemathesis-{uuid.uuid4().hex}"
+APP = create_app(Settings(data_dir=_DATA, create_per_minute=10**9))
+# The document as served, read without starting the app: ``from_asgi`` would
+# run the app's lifespan, which opens the ledger and so makes its database.
+schema = schemathesis.openapi.from_dict(TestClient(APP).get("/openapi.json").json())
+schema.app = APP
 
 
 @pytest.fixture(scope="module", autouse=True)
 def live() -> Iterator[dict[str, str]]:
     """The app started (its lifespan opens the ledger), with one campaign."""
-    with TestClient(APP) as client:
-        made = client.post(
-            "/v1/campaigns",
-            json={"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}},
-        ).json()
-        yield {"id": made["id"], "token": made["tokens"]["referee"]}
-    shutil.rmtree(_TMP, ignore_errors=True)
+    try:
+        with TestClient(APP) as client:
+            made = client.post(
+                "/v1/campaigns",
+                json={"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}},
+            ).json()
+            yield {"id": made["id"], "token": made["tokens"]["referee"]}
+    finally:
+        shutil.rmtree(_DATA, ignore_errors=True)
 
 
 @schema.parametrize()
@@ -92,7 +102,7 @@ class Stateful(Machine):  # type: ignore[misc, valid-type]
 
 
 TestStateful = Stateful.TestCase
-TestStateful.settings = hsettings(SETTINGS, max_examples=15, stateful_step_count=8)
+TestStateful.settings = hsettings(SETTINGS, max_examples=examples(15), stateful_step_count=8)
 
 
 def test_the_stateful_run_follows_links(live: dict[str, str]) -> None:

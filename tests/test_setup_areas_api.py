@@ -19,6 +19,8 @@ from cgledger.api.models import SetupAreasView
 from cgledger.domain.definitions import hex_entry
 from cgledger.domain.rulesets import REGISTRY
 
+pytestmark = pytest.mark.shared_app
+
 KGP_SIDES = ("US", "German")
 ABTF_SIDES = ("British", "German")
 

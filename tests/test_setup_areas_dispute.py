@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from conftest import Game, created, ok
+
+pytestmark = pytest.mark.shared_app
 
 
 def _territory(game: Game, seq: int, role: str = "US") -> dict[str, Any]:

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,8 +35,7 @@ MAX_HEXES = 150
 LEVELS = ([0], [0], [0], [0], [0, 1], [0, 1, 2], [-1, 0], [1, 2])
 MARKERS = (None,) * 9 + ("E", "F", "G", "V")
 SETTINGS = settings(
-    max_examples=150,
-    deadline=None,
+    max_examples=examples(150),
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -383,7 +383,7 @@ def with_friendly_strategic(world: World, hx: str, side: str, marker: str | None
     return grown
 
 
-@settings(SETTINGS, max_examples=300)
+@settings(SETTINGS, max_examples=examples(300))
 @given(kgp_worlds(), st.data())
 def test_a_friendly_strategic_location_never_hurts(world: World, data: st.DataObject) -> None:
     """A non-Strategic hex made Strategic (by the definition or a marker) and

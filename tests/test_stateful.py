@@ -43,7 +43,8 @@ import uuid
 from typing import Any
 
 import hypothesis
-from conftest import Game, assert_problem, rolls_of, secrets_of
+import pytest
+from conftest import Game, assert_problem, examples, rolls_of, secrets_of
 from eventsourcing.application import project_aggregate
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck
@@ -63,6 +64,8 @@ from cgledger.service import Done, Ledger, StoreHistory
 from cgledger.service.readmodels import state_view
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
+
+pytestmark = pytest.mark.store
 
 #: Each side's RG ids on the sample chart (DESIGN §10).
 CHART = {
@@ -679,9 +682,8 @@ def test_random_undo_dispute_histories_through_the_api(settings: Settings) -> No
         run_state_machine_as_test(
             lambda: CampaignMachine(client, written),
             settings=hypothesis.settings(
-                max_examples=8,
+                max_examples=examples(8),
                 stateful_step_count=20,
-                deadline=None,
                 database=None,
                 suppress_health_check=[
                     HealthCheck.too_slow,

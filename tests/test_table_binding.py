@@ -16,6 +16,8 @@ from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.base import period_date_key
 from cgledger.domain.tables import Table, content_hash
 
+pytestmark = pytest.mark.shared_app
+
 #: How each ruleset's campaign is created for these tests.
 CREATE = {
     "kgp": {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}},

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from conftest import Game, assert_problem, created, ok
 
+pytestmark = pytest.mark.shared_app
+
 
 def _groups(game: Game) -> list[str]:
     definition = ok(game.get("US", "/definition"))["definition"]

@@ -7,9 +7,12 @@ from __future__ import annotations
 import dataclasses
 
 import kgp_commands as kgpc
+import pytest
 
 from cgledger.domain.campaign import SCHEMA, Campaign
 from cgledger.service import Ledger
+
+pytestmark = pytest.mark.store
 
 #: Attributes the aggregate did not have before schema 2.
 NEW_IN_2 = (

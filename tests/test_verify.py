@@ -68,9 +68,10 @@ def _small_kgp(client: TestClient) -> Game:
     return Game(client, body)
 
 
-@pytest.fixture
-def story(client: TestClient) -> Story:
-    kgp = _small_kgp(client)
+@pytest.fixture(scope="module")
+def story(module_client: TestClient) -> Story:
+    """Built once per module (and backend): the tests only read it."""
+    kgp = _small_kgp(module_client)
 
     def post(role: str, path: str, body: Any) -> dict[str, Any]:
         r = kgp.post(role, path, body)
@@ -196,6 +197,7 @@ def tmp_export(tmp_path: Path) -> Callable[[bytes, str], Path]:
 # --------------------------------------------------------------------- genuine exports
 
 
+@pytest.mark.store
 def test_story_has_the_expected_shape(story: Story) -> None:
     assert list(story.seq.values()) == sorted(story.seq.values())
     header, events = parse(story.exports["US"])
@@ -205,6 +207,7 @@ def test_story_has_the_expected_shape(story: Story) -> None:
     assert events[story.seq["reveal"] - 1]["payload"]["of_seq"] == story.seq["repl"]
 
 
+@pytest.mark.store
 @pytest.mark.parametrize("role", ROLES)
 def test_every_viewers_export_verifies_with_the_cli(
     story: Story, role: str, tmp_export: Callable[[bytes, str], Path]

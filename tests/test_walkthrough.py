@@ -21,6 +21,8 @@ from forge import parse, reseal
 from cgledger.signing import check_checkpoint
 from cgledger.verify import VerificationError, verify_bytes
 
+pytestmark = [pytest.mark.store, pytest.mark.shared_app]
+
 
 def test_the_issue_4_walk_through(kgp: Game) -> None:
     saved = []  # checkpoints a player keeps, from the responses
