@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 import re
 import uuid
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,23 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if both:
         params.append(pytest.param("postgres", marks=pytest.mark.postgres))
     metafunc.parametrize("backend", params, indirect=True)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test has a node id of its own. Under pytest 9, schemathesis 4
+    gives every operation of ``schema.parametrize()`` the test function's id
+    (pytest builds an item's id from its original name and its callspec, which
+    schemathesis does not set), and pytest-xdist, which hands tests to its
+    workers by node id, ran one operation of 57. Such an item gets the id
+    pytest 8 gave it, from its name, which names the operation. Two tests
+    left with one id stop the run instead of being run as one."""
+    counts = Counter(item.nodeid for item in items)
+    for item in items:
+        if counts[item.nodeid] > 1 and item.parent is not None:
+            item._id = item.parent.id.child(item.name)
+    shared = sorted(n for n, c in Counter(item.nodeid for item in items).items() if c > 1)
+    if shared:
+        raise pytest.UsageError(f"tests share a node id: {shared[:5]}")
 
 
 @pytest.hookimpl(wrapper=True)

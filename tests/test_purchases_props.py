@@ -482,7 +482,8 @@ class PurchaseMachine(RuleBasedStateMachine):
             after = self.lines(side)[-1]
             assert after["fpp_spent"] == line["fpp_spent"] + cost
             forts = Counter(line["fortifications"])
-            forts.update({i["type"]: i["count"] for i in items})
+            for i in items:  # one type twice in a batch adds up
+                forts[i["type"]] += i["count"]
             assert after["fortifications"] == {k: v for k, v in forts.items() if v}
             return
         detail = r.json()["detail"]
