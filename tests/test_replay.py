@@ -36,7 +36,7 @@ from typing import Any
 import hypothesis
 import kgp_commands as kgpc
 import pytest
-from conftest import commitments_of, rolls_of, secrets_of
+from conftest import commitments_of, examples, rolls_of, secrets_of
 from eventsourcing.application import project_aggregate
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
@@ -469,7 +469,11 @@ def test_random_histories_keep_invariants_and_replay_exactly() -> None:
     reach.check()
 
 
-@hypothesis.settings(max_examples=35, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hypothesis.settings(
+    max_examples=examples(35),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     seed=st.integers(0, 2**32 - 1),
     cg=st.sampled_from(CGS),
@@ -552,7 +556,11 @@ def test_replay_does_not_depend_on_the_snapshot_interval() -> None:
     reach.check()
 
 
-@hypothesis.settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hypothesis.settings(
+    max_examples=examples(25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     seed=st.integers(0, 2**32 - 1),
     commands=histories(min_size=5, max_size=30),
@@ -619,7 +627,7 @@ def test_ledger_histories_reload_identically(ledger: Ledger, settings: Settings)
 
 
 @hypothesis.settings(
-    max_examples=8,
+    max_examples=examples(8),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

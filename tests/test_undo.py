@@ -18,7 +18,7 @@ from typing import Any
 import hypothesis
 import kgp_commands as kgpc
 import pytest
-from conftest import rolls_of
+from conftest import examples, rolls_of
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 from test_replay import (
@@ -74,7 +74,11 @@ def test_undo_to_a_seq_rewinds_the_state_to_that_version() -> None:
     reach.check()
 
 
-@hypothesis.settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hypothesis.settings(
+    max_examples=examples(200),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     seed=st.integers(0, 2**32 - 1),
     commands=histories(min_size=5, max_size=35),
@@ -109,7 +113,11 @@ def test_a_reverted_roll_keeps_its_index_and_the_next_roll_says_it_followed_an_u
     reach.check()
 
 
-@hypothesis.settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hypothesis.settings(
+    max_examples=examples(50),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(seed=st.integers(0, 2**32 - 1), commands=histories(min_size=5, max_size=35))
 def a_reverted_roll_keeps_its_index_and_the_next_roll_says_it_followed_an_undo(
     reach: Reach, seed: int, commands: list[Command]
