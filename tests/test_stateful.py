@@ -60,8 +60,8 @@ from hypothesis.stateful import (
 from cgledger.api.app import create_app
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.projections.state import state_view
 from cgledger.service import Done, Ledger, StoreHistory
-from cgledger.service.readmodels import state_view
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 

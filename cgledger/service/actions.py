@@ -9,8 +9,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from cgledger.domain.errors import NotFound
+from cgledger.projections.dice import rule_result
 from cgledger.service.session import Asked, Caller, Written, run
-from cgledger.service.views import rule_result
 
 
 class InvalidBody(Exception):
@@ -41,4 +41,4 @@ def perform(caller: Caller, path: str, body: dict[str, Any], asked: Asked) -> Wr
         body=model.model_dump(mode="json"),
         asked=asked,
     )
-    return Written(done, rule_result(caller.ledger, done, caller.role))
+    return Written(done, rule_result(caller.ledger, done.campaign, done.seq, caller.role))

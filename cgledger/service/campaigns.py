@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from cgledger.projections.campaign import campaign_view
 from cgledger.service.keys import fingerprint
 from cgledger.service.ledger import Ledger
 from cgledger.service.session import Caller
-from cgledger.service.views import campaign_view
 
 
 @dataclass(frozen=True)

@@ -8,39 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from cgledger.domain.campaign import Campaign
-from cgledger.domain.errors import NotFound
+from cgledger.projections.definition import amendment_view, definition_view
 from cgledger.service.ledger import Ledger
 from cgledger.service.session import Asked, Caller, Written, as_of, page, run
-
-
-def definition_view(ledger: Ledger, campaign: Campaign) -> dict[str, Any]:
-    """The definition in force as of the campaign's version, with its hash and
-    the seq of the event that put it in force."""
-    found = campaign.definition
-    return {
-        "definition": ledger.definition(campaign),
-        "hash": None if found is None else found["hash"],
-        "seq": None if found is None else found["seq"],
-        "version": campaign.version,
-    }
-
-
-def amendment_view(ledger: Ledger, campaign: Campaign, aid: int) -> dict[str, Any]:
-    amendment = campaign.amendments.get(str(aid))
-    if amendment is None:
-        raise NotFound(f"no definition amendment {aid} in this campaign", field="amendment")
-    p = ledger.record(campaign, aid)["payload"]
-    return {
-        "id": aid,
-        "status": amendment["status"],
-        "by": amendment["by"],
-        "patch": p["patch"],
-        "reason": p["reason"],
-        "base_hash": p["base_hash"],
-        "result_hash": p["result_hash"],
-        "answer": amendment["answer"],
-        "version": campaign.version,
-    }
 
 
 def _amendment_of(ledger: Ledger, campaign: Campaign, seq: int) -> int:

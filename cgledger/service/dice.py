@@ -7,8 +7,8 @@ from typing import Any
 
 from cgledger.domain.campaign import MAX_PURPOSE, Campaign
 from cgledger.domain.tables import DrmRequest
+from cgledger.projections.dice import roll_at, roll_of, table_roll_of
 from cgledger.service.session import Asked, Caller, Written, run
-from cgledger.service.views import roll_at, roll_of, table_roll_of
 
 __all__ = [
     "MAX_PURPOSE",

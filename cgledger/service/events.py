@@ -10,10 +10,10 @@ from typing import Any
 
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.visibility import redact
+from cgledger.projections.campaign import event_item
 from cgledger.projections.eventlog import export_jsonl, matches
 from cgledger.service.ledger import Ledger
 from cgledger.service.session import Asked, Caller, Written, run
-from cgledger.service.views import event_item
 
 
 def reveal_event(caller: Caller, seq: int, asked: Asked) -> Written:

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import InvalidInput
 from cgledger.projections.dicestats import dice_stats as count_dice
 from cgledger.projections.roster import rg_record_view, roster_view
+from cgledger.projections.state import state_view
 from cgledger.service.session import Caller, as_of, side_of
-from cgledger.service.views import campaign_view
 
 
 def roster(caller: Caller, side: str | None, at: int | None) -> dict[str, Any]:
@@ -22,29 +21,6 @@ def roster(caller: Caller, side: str | None, at: int | None) -> dict[str, Any]:
 def rg_record(caller: Caller, side: str | None, at: int | None) -> dict[str, Any]:
     campaign = as_of(caller.ledger, caller.campaign, at)
     return rg_record_view(campaign, side_of(caller.role, side), caller.role)
-
-
-def state_view(campaign: Campaign, role: str) -> dict[str, Any]:
-    """The campaign's state as ``role`` may see it: the campaign, each side's
-    Roster (hidden numbers null, as live), what is reverted, and what is open."""
-    rosters: dict[str, Any] | None = None
-    if campaign.ruleset.rules.has_roster:
-        rosters = {side: roster_view(campaign, side, role) for side in campaign.sides}
-    return {
-        "at": campaign.version,
-        "campaign": campaign_view(campaign),
-        "rosters": rosters,
-        "reverted": [
-            {"seq": int(seq), "by_undo": undo}
-            for seq, undo in sorted(campaign.reverted.items(), key=lambda kv: int(kv[0]))
-        ],
-        "pending_undo_requests": sorted(
-            int(rid) for rid, r in campaign.undo_requests.items() if r["status"] == "pending"
-        ),
-        "open_disputes": sorted(
-            int(did) for did, d in campaign.disputes.items() if d["status"] == "open"
-        ),
-    }
 
 
 def state(caller: Caller, at: int | None) -> dict[str, Any]:

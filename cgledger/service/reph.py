@@ -8,9 +8,9 @@ from typing import Any
 
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import InvalidInput
+from cgledger.projections.campaign import campaign_view, event_item
 from cgledger.projections.reph import initiative_view, reph_view
 from cgledger.service.session import Asked, Caller, Written, as_of, run
-from cgledger.service.views import campaign_view, event_item
 
 
 def begin_cg_date(

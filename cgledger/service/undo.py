@@ -7,39 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from cgledger.domain.campaign import Campaign
-from cgledger.domain.errors import NotFound
+from cgledger.projections.undo import undo_request_view
 from cgledger.service.ledger import Ledger
 from cgledger.service.session import Asked, Caller, Written, page, run
-
-
-def undo_request_view(ledger: Ledger, campaign: Campaign, rid: int) -> dict[str, Any]:
-    request = campaign.undo_requests.get(str(rid))
-    if request is None:
-        raise NotFound(f"no undo request {rid} in this campaign", field="request")
-    undo = None
-    if request["undo"] is not None:
-        p = ledger.record(campaign, request["undo"])["payload"]
-        undo = {
-            "seq": request["undo"],
-            "approved_by": p["approved_by"],
-            "at_once": p["at_once"],
-            "reverts": p["reverts"],
-            "restores": p["restores"],
-            "rolls": p["rolls"],
-            "reverted_by": campaign.reverted_by(request["undo"]),
-        }
-    return {
-        "id": rid,
-        "status": request["status"],
-        "by": request["by"],
-        "seqs": request["seqs"],
-        "to_seq": request["to_seq"],
-        "reason": request["reason"],
-        "planned": request["planned"],
-        "undo": undo,
-        "answer": request["answer"],
-        "version": campaign.version,
-    }
 
 
 def _request_of(ledger: Ledger, campaign: Campaign, seq: int) -> int:
