@@ -150,7 +150,14 @@ def test_8_6171_random_weather_only_by_consent(kgp: Game) -> None:
     assert kgp.version() == before
 
 
-def test_8_6171_random_weather_lasts_and_its_drms_are_counted(client: TestClient) -> None:
+@pytest.mark.parametrize(
+    ("total", "follows"), [(2, "preceding-overcast"), (12, "preceding-clear")]
+)
+def test_8_6171_random_weather_lasts_and_its_drms_are_counted(
+    client: TestClient, total: int, follows: str
+) -> None:
+    """The 20 AM roll is steered (``dice_steer``) to each end of the table, so
+    the 20 PM roll's DRM for the preceding weather is counted either way."""
     definition = _sample(client, "kgp", optional_rules=["8.6171"])
     game = Game(client, {**KGP, "definition": definition})
     game.to_date("20 AM")
@@ -158,7 +165,8 @@ def test_8_6171_random_weather_lasts_and_its_drms_are_counted(client: TestClient
     # The chart is not used: the weather on record is 8.6171's, of an earlier date.
     earlier = _conditions(game)["weather"]["campaign"]
     assert (earlier["rule"], earlier["cg_date"]) == ("8.6171", "19 N")
-    roll = created(_roll(game, "US", "kgp:8.6171"))
+    nonce = table_nonce(game, "kgp:8.6171", "US", total)
+    roll = created(_roll(game, "US", "kgp:8.6171", {"client_nonce": nonce}))
     # "-1 If the current CG Date is AM" and the preceding CG Date's (19 N) weather
     # are counted by the ledger.
     preceding = {("preceding-overcast", -1)} if "Overcast" in earlier["value"] else set()
@@ -179,6 +187,7 @@ def test_8_6171_random_weather_lasts_and_its_drms_are_counted(client: TestClient
     preceding["preceding-clear"] = weather["value"] == "Clear"
     applied = {d["id"] for d in again["drm"]}
     assert applied == {k for k, v in preceding.items() if v}
+    assert follows in applied  # the branch this case steered to
 
 
 def test_an_unknown_optional_rule_is_422_naming_the_field(client: TestClient) -> None:
