@@ -1,4 +1,4 @@
-"""The CG Date (KGP 8.6121, ABtF 9.6121): the calendar, the current date,
+"""The CG Date (8.6121, 9.6121): the calendar, the current date,
 and the New CG Date, which both sides take together (the agreement
 protocol's joint form): a side says it is ready (``CGDateReady``); the date
 begins when every side is, or at once when the referee calls it.

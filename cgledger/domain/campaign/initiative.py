@@ -1,4 +1,4 @@
-"""Initiative Determination (KGP 8.623, ABtF 9.6213; DESIGN §8): each side's
+"""Initiative Determination (8.623, 9.6213; DESIGN §8): each side's
 chit, secret until both are chosen (the agreement protocol's joint form),
 the scenario the matrix generates and, for a Dual Attack, the setup dr.
 

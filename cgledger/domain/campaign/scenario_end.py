@@ -1,4 +1,4 @@
-"""CG-Scenario End (DESIGN §8; KGP 8.603, ABtF 9.603, SG 2.9) and the LVP
+"""CG-Scenario End (DESIGN §8; 8.603, 9.603, 2.9) and the LVP
 (8.6032-8.6033, 8.6234, 9.6212): while the scenario is in play both sides
 send the same body (the agreement protocol's joint form) or the referee
 calls it; it records each side's CVP, the last Control changes and the LVP.

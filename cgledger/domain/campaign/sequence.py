@@ -1,4 +1,4 @@
-"""The RePh sequence (DESIGN §8; KGP 8.6, ABtF 9.6, SG 1.2): each side's
+"""The RePh sequence (DESIGN §8; 8.6, 9.6, 1.2): each side's
 current step, the order in which the steps are carried out, what a step needs
 before it is passed, and ``POST /reph/advance``; with what the record shows
 of the CG Dates played (``facts``), which counted DRMs and table rules read.

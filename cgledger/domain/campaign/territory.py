@@ -1,4 +1,4 @@
-"""Control and the Setup Areas (DESIGN §9; KGP 8.605, ABtF 9.605): Control
+"""Control and the Setup Areas (DESIGN §9; 8.605, 9.605): Control
 of each Location recorded by map group, the Blocks a side gains, and the
 Setup Areas, determined from the Control when the first side completes the
 Setup Area step after a CG-Scenario End and kept until the next scenario.
