@@ -17,7 +17,7 @@ only its owner and the referee see until it is revealed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, Unpack, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
@@ -25,11 +25,11 @@ from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import register_topic
 
 from cgledger.domain import undo as undobook
+from cgledger.domain.campaign import creation
 from cgledger.domain.campaign.agreement import Agreement
 from cgledger.domain.campaign.amendments import Amendments
 from cgledger.domain.campaign.calendar import Calendar
 from cgledger.domain.campaign.core import READS, Applied, Handler, new_record, options_of
-from cgledger.domain.campaign.creation import CREATED_FIELDS, creation_record, initial_ob
 from cgledger.domain.campaign.disputes import Disputes
 from cgledger.domain.campaign.initiative import Initiative
 from cgledger.domain.campaign.rolls import Rolls
@@ -86,8 +86,8 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
         self.sides = list(p["sides"])
         self.extendable = p["extendable"]
         self.token_hashes = dict(record["internal"]["token_hashes"])
-        self.genesis = {k: p.get(k) for k in CREATED_FIELDS}
-        self.genesis["initial_ob"] = initial_ob(p.get("definition") or {})
+        self.genesis = {k: p.get(k) for k in creation.CREATED_FIELDS}
+        self.genesis["initial_ob"] = creation.initial_ob(p.get("definition") or {})
         self.head, self.head_at, self.last_event = GENESIS, "", 0
         self.state_log: list[dict[str, Any]] = []
         # rolls
@@ -218,8 +218,9 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
         self.head, self.head_at = record["hash"], record["recorded_at"]
         values = {**p, **(record["secret"] or {})}
         if "roll" in p:
+            rolled = Applied(seq, kind, values)
             for handler in ROLLED:
-                handler(self, Applied(seq, kind, values))
+                handler(self, rolled)
         if kind not in undobook.BOOKKEEPING:
             self.last_event = seq
         if kind == "TableRolled":
@@ -270,10 +271,9 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
     # ------------------------------------------------------------------ commands
 
     @classmethod
-    def create(cls, ctx: Ctx, *, campaign_id: UUID, **given: Any) -> Campaign:
-        """Create a campaign (``creation.creation_record`` checks what is
-        given) and publish its first batch of dice commitments."""
-        record = creation_record(ctx, campaign_id=campaign_id, **given)
+    def create(cls, ctx: Ctx, *, campaign_id: UUID, **given: Unpack[creation.Creation]) -> Campaign:
+        """Create a campaign (checked by ``creation``) and publish its first dice batch."""
+        record = creation.creation_record(ctx, campaign_id=campaign_id, **given)
         campaign = cls(id=campaign_id, record=record)
         campaign.attach(ctx.history if ctx.history is not None else MemoryHistory())
         campaign.history.remember(record)

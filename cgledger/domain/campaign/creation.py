@@ -6,7 +6,7 @@ given), checked and recorded in the ``CampaignCreated`` event.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 from uuid import UUID
 
 from cgledger.domain import definitions as defbook
@@ -23,6 +23,19 @@ from cgledger.domain.chain import GENESIS
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.rulesets import REGISTRY
+
+
+class Creation(TypedDict):
+    """What ``Campaign.create`` is given besides the context and the id."""
+
+    ruleset_id: str
+    campaign_name: str
+    title: str
+    start_date: str | None
+    initial_cpp: dict[str, int] | None
+    token_hashes: dict[str, str]
+    definition: NotRequired[dict[str, Any] | None]
+
 
 #: What the creation keeps of its payload to rebuild the state from (``genesis``).
 CREATED_FIELDS = ("calendar", "start_date", "cpp", "initial_cpp")
