@@ -166,14 +166,14 @@ def play(client: TestClient) -> tuple[Game, Secrets]:
 
 def strip_public(event: dict[str, Any], defined: list[str]) -> dict[str, Any]:
     """An event without what is public by design: the CG definition in the
-    creation event (the RG charts) and the determination tables a first secret
-    determination roll defines all at once (collected in ``defined``)."""
+    creation event (the RG charts) and the tables the first sealed record
+    defines all at once, every table of the ruleset (collected in ``defined``)."""
     event = copy.deepcopy(event)
     kind = event.get("type")
     if kind == "CampaignCreated":
         assert "definition" in event["payload"]
         del event["payload"]["definition"]
-    elif kind == "TableDefined" and event["payload"]["table"] in DETERMINATION:
+    elif kind == "TableDefined":
         defined.append(event["payload"]["table"])
         event["payload"] = {}
     return event
@@ -307,7 +307,12 @@ def played(module_client: TestClient) -> tuple[Game, Secrets]:
 def used_tables(game: Game) -> set[str]:
     """The tables the German's determination rolls were read on (referee's log)."""
     events = ok(game.get("referee", "/events?after=0&limit=1000"))["items"]
-    return {e["secret"]["rule"] for e in events if e["type"] == "RGDetermined"}
+    return {
+        roll["rule"]
+        for e in events
+        if e["type"] == "RecordSealed" and e["secret"]["kind"] == "RGDetermined"
+        for roll in e["secret"]["rolls"]
+    }
 
 
 def test_the_us_sees_no_secret_of_the_german(played: tuple[Game, Secrets]) -> None:
@@ -348,11 +353,12 @@ def test_the_us_sees_no_secret_of_the_german(played: tuple[Game, Secrets]) -> No
     for index in s.rolls:
         roll = ok(game.get("US", f"/rolls/{index}"))
         assert (roll["dice"], roll["seed"], roll["outcome"]) == (None, None, None), roll
-        assert roll["purpose"] == "kgp:8.620 RG determination", roll
+        assert roll["purpose"] == "sealed (cgledger-dice/2)", roll
+        assert (roll["count"], roll["client_nonce"], roll["rule"]) == (0, "", None), roll
     # Statistics filtered by table tell no table from another.
     assert len({json.dumps(v) for v in us.by_table.values()}) == 1, us.by_table
-    # The tables left out of the search: every determination table at once.
-    every = sorted(DETERMINATION)
+    # The tables left out of the search: every table of the ruleset at once.
+    every = sorted(REGISTRY["kgp"].tables)
     assert set(TABLES) <= DETERMINATION
     for source, defined in us.defined.items():
         assert sorted(defined) == every, source

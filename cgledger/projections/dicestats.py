@@ -3,7 +3,10 @@
 Every roll-bearing record (``"roll" in payload``) is a candidate. The filters
 (side, table, CG Date, reverted) read public fields only, so a roll the viewer
 may not see still matches them: it is then counted in ``hidden``, never in the
-statistics. Whether the viewer may see a Secret roll's dice is decided by
+statistics. A sealed record (DESIGN §2a) names no table in public: hidden, it
+counts once in ``hidden`` whatever the table filter and however many rolls it
+holds; seen, each of its rolls counts as a roll of its own table. Whether the
+viewer may see a Secret roll's dice is decided by
 :func:`cgledger.domain.visibility.may_see` alone (DESIGN §4); ``record["secret"]`` is
 read only after it says yes.
 
@@ -19,6 +22,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from cgledger.domain import sealed as sealbook
 from cgledger.domain.visibility import may_see
 
 FACES = range(1, 7)
@@ -125,6 +129,28 @@ def _matches_table(payload: dict[str, Any], table: str) -> bool:
     return table_id.split(":", 1)[-1] == table
 
 
+def _visible_rolls(
+    record: dict[str, Any], viewer: str, is_revealed: Callable[[int], bool]
+) -> list[tuple[list[int], dict[str, Any]]] | None:
+    """Each roll of the record the viewer may see, with what names its table
+    (``{"table": ref}`` or ``{}``); ``None`` if the viewer may see none."""
+    if not sealbook.is_sealed(record):
+        found = _visible_dice(record, viewer, is_revealed)
+        return None if found is None else [(found, record["payload"])]
+    if not may_see(record["payload"]["owner"], viewer, revealed=is_revealed(int(record["seq"]))):
+        return None
+    secret = record["secret"]
+    if secret is None:
+        return None
+    out = []
+    for one in secret.get("rolls") or ():
+        rolled = one["dice"]
+        if len(rolled) not in (1, 2) or any(not 1 <= d <= 6 for d in rolled):
+            raise ValueError(f"event {record['seq']}: a sealed roll should hold 1 or 2 dice")
+        out.append(([int(d) for d in rolled], one))
+    return out
+
+
 def _visible_dice(
     record: dict[str, Any], viewer: str, is_revealed: Callable[[int], bool]
 ) -> list[int] | None:
@@ -187,30 +213,34 @@ def dice_stats(
         roll_side = _roll_side(payload)
         if side is not None and roll_side != side:
             continue
-        if table is not None and not _matches_table(payload, table):
+        sealed = sealbook.is_sealed(record)
+        if table is not None and not sealed and not _matches_table(payload, table):
             continue
         if date is not None and payload.get("cg_date") != date:
             continue
         is_reverted = reverted_by(int(record["seq"])) is not None
         if is_reverted and not include_reverted:
             continue
-        dice = _visible_dice(record, viewer, is_revealed)
-        if dice is None:
+        seen = _visible_rolls(record, viewer, is_revealed)
+        if seen is None:
             hidden += 1
             continue
-        counted += 1
-        if is_reverted:
-            reverted += 1
-        all_faces.update(dice)
-        per_side = sides.setdefault(roll_side, {"dr": [], "DR": []})
-        if len(dice) == 1:
-            dr_faces[dice[0]] += 1
-            per_side["dr"].append(dice[0])
-        else:
-            dr_totals[dice[0] + dice[1]] += 1
-            colored[dice[0]] += 1
-            white[dice[1]] += 1
-            per_side["DR"].append(dice[0] + dice[1])
+        for dice, named in seen:
+            if table is not None and sealed and not _matches_table(named, table):
+                continue
+            counted += 1
+            if is_reverted:
+                reverted += 1
+            all_faces.update(dice)
+            per_side = sides.setdefault(roll_side, {"dr": [], "DR": []})
+            if len(dice) == 1:
+                dr_faces[dice[0]] += 1
+                per_side["dr"].append(dice[0])
+            else:
+                dr_totals[dice[0] + dice[1]] += 1
+                colored[dice[0]] += 1
+                white[dice[1]] += 1
+                per_side["DR"].append(dice[0] + dice[1])
     return {
         "filters": {
             "side": side,

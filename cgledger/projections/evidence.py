@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cgledger.domain import dice
+from cgledger.domain import sealed as sealbook
 from cgledger.domain import tables as tablebook
 from cgledger.domain.errors import DomainError
 from cgledger.domain.visibility import may_see
@@ -16,6 +17,8 @@ from cgledger.projections.tables import RESULT_FIELDS
 def recorded_dice(record: dict[str, Any]) -> list[int]:
     """The dice of a roll-bearing record (server side: reads the secret part)."""
     roll = record["payload"]["roll"]
+    if sealbook.is_sealed(record):
+        return sealbook.dice_of(record["secret"])
     found: list[int] = roll["dice"] if not roll["secret"] else record["secret"]["dice"]
     return found
 
@@ -28,20 +31,32 @@ def roll_proof(
     commitment and recomputes the dice; the viewer can redo both offline once
     ``view`` shows the seed (a public or revealed roll, or their own)."""
     roll = record["payload"]["roll"]
-    expected = dice.roll(
-        seed,
-        campaign=cid,
-        index=roll["index"],
-        client_nonce=roll["client_nonce"],
-        dice=roll["count"],
-        purpose=roll["purpose"],
-        side=roll["side"],
-    )
+    sealed = sealbook.is_sealed(record)
+    if sealed:
+        found = recorded_dice(record)
+        expected = dice.sealed_dice(
+            seed,
+            campaign=cid,
+            index=roll["index"],
+            client_nonce=record["secret"]["client_nonce"],
+            side=roll["side"],
+            n=len(found),
+        )
+    else:
+        expected = dice.roll(
+            seed,
+            campaign=cid,
+            index=roll["index"],
+            client_nonce=roll["client_nonce"],
+            dice=roll["count"],
+            purpose=roll["purpose"],
+            side=roll["side"],
+        )
     commitment_ok = dice.commitment(cid, roll["index"], seed) == roll["commitment"]
     dice_ok = expected == recorded_dice(record)
     return {
         "roll": view,
-        "protocol": dice.PROTOCOL,
+        "protocol": dice.SEALED if sealed else dice.PROTOCOL,
         "server_check": {
             "commitment_matches_seed": commitment_ok,
             "dice_recompute": dice_ok,
@@ -52,7 +67,9 @@ def roll_proof(
             "sha256(b'cgledger/v1/commit\\n' + canon({campaign, index}) + seed) must equal the "
             "commitment, published in an earlier CommitmentsPublished event; the dice are "
             "HMAC-SHA256 of the seed over the roll's campaign, client_nonce, dice, index, "
-            "purpose and side (DESIGN §2). `cgledger verify` on an export redoes both."
+            "purpose and side (DESIGN §2); a sealed record's dice are the first of the "
+            "stream of HMAC-SHA256 of the seed over campaign, client_nonce, index and side "
+            "(§2a). `cgledger verify` on an export redoes both."
         ),
     }
 
@@ -68,7 +85,7 @@ def table_recheck(
     """Re-read a table roll from what was recorded, flagging any difference.
     Nothing hidden is shown, or hinted at, to a viewer who may not see it."""
     p = record["payload"]
-    values = {**p, **(record["secret"] or {})}
+    values = sealbook.values_of(record)
     base: dict[str, Any] = {"table": values["table"], "definition_seq": definition_seq}
     owner = p.get("owner") if record["secret"] is not None else None
     if not may_see(owner, viewer, revealed=revealed):

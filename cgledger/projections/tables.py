@@ -24,9 +24,12 @@ def table_roll_view(
     "drm", "final", "outcome"}``; the result fields are ``null`` for a viewer
     who may not see a Secret roll yet."""
     p = record["payload"]
+    seen = record["secret"] is None or may_see(p["owner"], viewer, revealed=reveal is not None)
+    # A sealed record names its table only in its secret part (DESIGN §2a).
+    table = p.get("table") or (record["secret"] or {}).get("table") if seen else None
     view: dict[str, Any] = {
         "seq": record["seq"],
-        "table": p["table"],
+        "table": table,
         "side": p["side"],
         "cg_date": p["cg_date"],
         "secret": p["roll"]["secret"],
@@ -39,7 +42,7 @@ def table_roll_view(
     }
     if record["secret"] is None:
         source = p
-    elif may_see(p["owner"], viewer, revealed=reveal is not None):
+    elif seen:
         source = record["secret"]
     else:
         source = {}

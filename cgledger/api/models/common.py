@@ -97,6 +97,12 @@ class RollView(_Open):
     reverted_by: int | None
     after_undo: Any = None
     outcome: dict[str, Any] | None
+    #: ``cgledger-dice/1`` (a roll of its own), or ``cgledger-dice/2``: a sealed
+    #: record's roll index (DESIGN §2a), whose dice are a stream.
+    protocol: str = "cgledger-dice/1"
+    #: A sealed record's rolls in order, each with its dice, to whoever may
+    #: see them; ``null`` otherwise and for a roll of its own.
+    rolls: list[dict[str, Any]] | None = None
     #: The campaign's signed checkpoint, on answers that appended.
     checkpoint: Checkpoint | None = None
 
@@ -152,7 +158,7 @@ class TableRollView(_Open):
     result and the outcome (``null`` to a viewer who may not see it yet)."""
 
     seq: int
-    table: TableRef
+    table: TableRef | None
     side: str
     cg_date: str | None
     secret: bool

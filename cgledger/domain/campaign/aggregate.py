@@ -1,17 +1,13 @@
 """The campaign aggregate: one append-only event stream per campaign.
 
-Pattern (as in the ``eventsourcing`` examples): each public command checks
-the rules, rolls the dice and builds the complete event record; it then
-triggers an ``@event`` method whose body only applies that record. Replay
-never re-rolls and never re-checks. The clock, the entropy source and the
-seed sealer come in through :class:`Ctx`, so nothing here reads its own.
-
-The commands and apply functions live in the components (DESIGN §6), one
-concern each, each owning one slice of the state (``core.OWNERS``); this
-module holds the ``@event`` stubs, the one table (``DISPATCH``) from event
-type to the components' apply functions, and ``append``. Every record is
-hash-chained (``cgledger.domain.chain``) and may carry a secret part that
-only its owner and the referee see until it is revealed.
+As in the ``eventsourcing`` examples, a command checks the rules, rolls and
+builds the complete record; an ``@event`` method only applies it, so replay
+never re-rolls. Clock, entropy and seed sealer come in through :class:`Ctx`.
+The commands and apply functions live in the components (DESIGN §6), each
+owning one slice (``core.OWNERS``); this module holds the ``@event`` stubs,
+the one table (``DISPATCH``) from event type to apply functions, and
+``append``. Records are hash-chained (``cgledger.domain.chain``); a secret act
+is one sealed record (``sealing``) its owner and the referee see until revealed.
 """
 
 from __future__ import annotations
@@ -21,9 +17,9 @@ from typing import Any, Unpack, cast
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.domain import Snapshot as LibrarySnapshot
 from eventsourcing.utils import register_topic
 
+from cgledger.domain import sealed as sealbook
 from cgledger.domain import undo as undobook
 from cgledger.domain.campaign import creation
 from cgledger.domain.campaign.agreement import Agreement
@@ -35,7 +31,9 @@ from cgledger.domain.campaign.initiative import Initiative
 from cgledger.domain.campaign.rolls import Rolls
 from cgledger.domain.campaign.rules import RuleState
 from cgledger.domain.campaign.scenario_end import ScenarioEnd
+from cgledger.domain.campaign.sealing import Sealing
 from cgledger.domain.campaign.sequence import Sequence
+from cgledger.domain.campaign.snapshot import StateSnapshot
 from cgledger.domain.campaign.tables import Tables
 from cgledger.domain.campaign.territory import Territory
 from cgledger.domain.campaign.undo import Undo
@@ -46,7 +44,7 @@ from cgledger.domain.rulesets import REGISTRY
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-SCHEMA = 10
+SCHEMA = 11
 
 
 class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState):
@@ -58,19 +56,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
     class Created(Event, Aggregate.Created):
         TOPIC = "cgledger:Campaign.Created"
 
-    class Snapshot(LibrarySnapshot):
-        """A snapshot of the state only: the attached history stays out."""
-
-        TOPIC = "cgledger:Campaign.Snapshot"
-
-        @classmethod
-        def take(cls, aggregate: Any) -> Any:
-            history = aggregate.__dict__.pop("_history", None)
-            try:
-                return super().take(aggregate)
-            finally:
-                if history is not None:
-                    aggregate.__dict__["_history"] = history
+    Snapshot = StateSnapshot
 
     # ------------------------------------------------------------------ events
     # Each @event body only applies a record that a command built.
@@ -128,6 +114,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
         self.scenario_ends = {}
         self.lvp_rows = {}
         self.lasting = {}
+        self.sealed_steps = {}
         self.control = {}
         self.setup_frozen = None
         self.vacated = {}
@@ -143,6 +130,10 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
 
     @event("SecretRevealed", topic="cgledger:SecretRevealed")
     def _secret_revealed(self, record: dict[str, Any]) -> None:
+        self._apply(record)
+
+    @event("RecordSealed", topic="cgledger:RecordSealed")
+    def _record_sealed(self, record: dict[str, Any]) -> None:
         self._apply(record)
 
     @event("TableDefined", topic="cgledger:TableDefined")
@@ -211,12 +202,13 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
 
     def _apply(self, record: dict[str, Any]) -> None:
         """Apply one record: the bookkeeping every event shares, then its
-        handlers (``DISPATCH``). A state event (and a table roll that moved a
-        side to its step) is also kept, with the keys its handlers read, in
+        handlers (``DISPATCH``). A sealed record is applied as the act it holds
+        (``sealed.kind_of``). A state event (and a table roll that moved a side
+        to its step) is also kept, with the keys its handlers read, in
         ``state_log``, from which an undo rebuilds the state."""
-        p, seq, kind = record["payload"], record["seq"], record["type"]
+        p, seq, kind = record["payload"], record["seq"], sealbook.kind_of(record)
         self.head, self.head_at = record["hash"], record["recorded_at"]
-        values = {**p, **(record["secret"] or {})}
+        values = sealbook.values_of(record)
         if "roll" in p:
             rolled = Applied(seq, kind, values)
             for handler in ROLLED:
@@ -226,7 +218,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
         if kind == "TableRolled":
             # A side's table roll in its RePh step moves it there (DESIGN §8);
             # kept where it changes something (``Tables.kept_roll``).
-            kept = self.kept_roll(values) if "step" in p else None
+            kept = self.kept_roll(values) if "step" in values else None
             if kept is not None:
                 self._apply_state(record, kind, kept)
             return
@@ -241,13 +233,18 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
 
     def _apply_state(self, record: dict[str, Any], kind: str, values: dict[str, Any]) -> None:
         self._on_revertible(record)
-        keys = self._keys(kind)
+        sealed = sealbook.is_sealed(record)
+        keys = self._keys(kind) | (READS[Sealing._on_sealed.__qualname__] if sealed else set())
         kept = {k: v for k, v in values.items() if k in keys}
-        self.state_log.append({"seq": record["seq"], "type": kind, "values": kept})
-        self._on_state(Applied(record["seq"], kind, kept))
+        self.state_log.append(
+            {"seq": record["seq"], "type": kind, "values": kept, "sealed": sealed}
+        )
+        self._on_state(Applied(record["seq"], kind, kept), sealed=sealed)
 
-    def _on_state(self, e: Applied) -> None:
+    def _on_state(self, e: Applied, *, sealed: bool = False) -> None:
         """Apply a state event, live or replayed from ``state_log`` (DESIGN §5)."""
+        if sealed:
+            self._on_sealed(e)
         for handler in DISPATCH.get(e.kind, RULE_EVENT):
             handler(self, e)
         self._freeze_setup_areas(e)
@@ -257,7 +254,8 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
         self._reset_state()
         for entry in self.state_log:
             if str(entry["seq"]) not in self.reverted:
-                self._on_state(Applied(entry["seq"], entry["type"], entry["values"]))
+                e = Applied(entry["seq"], entry["type"], entry["values"])
+                self._on_state(e, sealed=bool(entry.get("sealed")))
 
     def _state_events(self) -> frozenset[str]:
         return undobook.STATE_EVENTS | self.ruleset.rules.state_events
@@ -291,12 +289,13 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
         *,
         owner: str | None,
     ) -> int:
-        """Append a command's main event: ``values`` are ``owner``'s secret, or
-        public when there is no owner. Returns its seq."""
+        """Append a command's main event: public when there is no owner, else
+        ``owner``'s secret act, sealed (``Sealing.seal_record``). Returns its seq."""
         if owner is None:
+            self.close_public()
             record = self._emit(ctx, kind, {**payload, **values}, None, main=True)
         else:
-            record = self._emit(ctx, kind, {**payload, "owner": owner}, values, main=True)
+            record = self.seal_record(ctx, kind, payload, values, owner)
         return int(record["seq"])
 
     def _emit(
@@ -335,6 +334,7 @@ DISPATCH: Mapping[str, tuple[Handler, ...]] = {
     "CGDateReady": (Agreement._on_ready, Sequence._on_step),
     "CGDateBegan": (
         Agreement._on_date_began,
+        Sealing._on_reph_reset,
         Calendar._on_date_began,
         Sequence._on_date_began,
         RuleState._on_new_date,
@@ -350,6 +350,7 @@ DISPATCH: Mapping[str, tuple[Handler, ...]] = {
     "ScenarioEndProposed": (Agreement._on_scenario_end_proposed,),
     "ScenarioEnded": (
         Territory._on_scenario_ended,
+        Sealing._on_reph_reset,
         Agreement._on_scenario_ended,
         ScenarioEnd._on_scenario_ended,
         Calendar._on_scenario_ended,
@@ -376,6 +377,7 @@ _TRIGGERS = {
     "CommitmentsPublished": Campaign._commitments_published,
     "DiceRolled": Campaign._dice_rolled,
     "TableDefined": Campaign._table_defined,
+    "RecordSealed": Campaign._record_sealed,
     "TableRolled": Campaign._table_rolled,
     "SecretRevealed": Campaign._secret_revealed,
     "CGDateReady": Campaign._cg_date_ready,

@@ -40,7 +40,7 @@ class Calendar(Sequence, Agreement):
                 rule=step,
             )
         if ctx.actor != REFEREE:
-            self.check_step_order(ctx.actor, step)
+            self.check_step_order(ctx.actor, step, ctx=ctx)
         proposed = next(iter(self.ready.values()), None)
         nxt = self._next_date(rs, step, cg_date if cg_date is not None else proposed)
         if proposed is not None and nxt != proposed:

@@ -48,6 +48,7 @@ OWNERS: Mapping[str, tuple[str, ...]] = {
         "ruleset_id", "campaign_name", "title", "sides", "extendable", "token_hashes", "genesis",
     ),
     "rolls": ("batches", "committed", "roll_count", "table_defs"),
+    "sealing": ("sealed_steps",),
     "calendar": ("calendar", "date_index", "awaiting_new_date"),
     "agreement": ("undo_requests", "amendments", "ready", "scenario_end_proposal"),
     "sequence": ("steps", "rolled_tables"),
@@ -120,6 +121,8 @@ class Core:
     committed: int
     roll_count: int
     table_defs: dict[str, int]
+    # sealing
+    sealed_steps: dict[str, dict[str, list[str]]]
     # calendar
     calendar: list[str]
     date_index: int
@@ -166,6 +169,9 @@ class Core:
         owner: str | None,
     ) -> int:
         raise NotImplementedError  # aggregate.Campaign.append
+
+    def seal_passed(self, ctx: Ctx, side: str, to: str) -> None:
+        raise NotImplementedError  # sealing.Sealing
 
     def _emit(
         self,

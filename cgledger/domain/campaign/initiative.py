@@ -65,7 +65,7 @@ class Initiative(Tables, Secrets, Agreement):
         )
         step = ini.step or ini.rule
         if ini.step is not None:
-            self.check_step_order(side, ini.step)
+            self.check_step_order(side, ini.step, ctx=ctx)
         groups = [g["id"] for g in self.definition_doc().get("map_groups") or ()]
         refused = rs.rules.chit_refused(side, chit, self.vacated, groups)
         if refused is not None:
@@ -88,7 +88,7 @@ class Initiative(Tables, Secrets, Agreement):
         # Revealed by the rule, not by its owner: both chits are now known
         # (unless its owner showed it already, or an undone determination did).
         if self.revealed_by(first) is None:
-            self._emit(ctx, "SecretRevealed", {"of_seq": first, "of_owner": other}, None)
+            self._emit(ctx, "SecretRevealed", self.reveal_payload(ctx, self.record(first)), None)
         chits = {other: entry["chits"][other], side: chit}
         pair = (chits[self.sides[0]], chits[self.sides[1]])
         scenario = ini.scenario(pair)

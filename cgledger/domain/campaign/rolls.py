@@ -63,13 +63,18 @@ class Rolls(Core):
         its secret part (``None`` for a public roll) and the table's result.
         ``purpose``: the roll's public purpose, if it must not name the table
         (a roll for a secret purchase)."""
+        if secret:
+            self.define_all_tables(ctx)
         self._define_table(ctx, table)
         if purpose is None:
             purpose = f"{table.id} {table.title}"
         purpose = purpose[:MAX_PURPOSE]
         pub, sec = self._draw(ctx, table.dice, purpose, secret=secret, client_nonce=client_nonce)
         rolled = sec["dice"] if sec is not None else pub["dice"]
-        return pub, sec, tablebook.resolve(table, rolled, drm, inputs)
+        result = tablebook.resolve(table, rolled, drm, inputs)
+        if secret:
+            self.note_roll(table=tablebook.table_ref(table), inputs=dict(inputs), **result)
+        return pub, sec, result
 
     def table(self, table_id: str) -> tablebook.Table:
         table = self.ruleset.table(table_id)
@@ -86,6 +91,12 @@ class Rolls(Core):
         table it was read on."""
         for table in tables:
             self._define_table(ctx, table)
+
+    def define_all_tables(self, ctx: Ctx) -> None:
+        raise NotImplementedError  # sealing.Sealing
+
+    def note_roll(self, **what: Any) -> None:
+        raise NotImplementedError  # sealing.Sealing
 
     def _define_table(self, ctx: Ctx, table: tablebook.Table) -> None:
         """Put the table's definition in the log the first time it is used, so

@@ -88,12 +88,15 @@ class Sequence(Core):
 
     # ------------------------------------------------------------------ checks
 
-    def check_in_step(self, side: str, step: str, what: str, rule: str) -> None:
+    def check_in_step(
+        self, side: str, step: str, what: str, rule: str, *, ctx: Ctx | None = None
+    ) -> None:
         """DESIGN §8: ``what`` (a table roll, a purchase) is made in RePh
         ``step`` (409 otherwise, the detail starting with ``rule``): the step
         applies to ``side`` now, ``side`` has not passed it, and no step before
         it still waits for a required action or for both sides. ``SCENARIO``:
-        made while the CG scenario is in play."""
+        made while the CG scenario is in play. With ``ctx`` (a command's), the
+        secret steps passed get their empty sealed records (``seal_passed``)."""
         rs = self.ruleset
         if step == SCENARIO:
             away = {s: at for s in self.sides if (at := self.current_step(s)) != SCENARIO}
@@ -119,7 +122,7 @@ class Sequence(Core):
                 rule=rule,
             )
         try:
-            self.check_step_order(side, step)
+            self.check_step_order(side, step, ctx=ctx)
         except RuleViolation as e:
             detail = f"{rule}: {what} belongs to RePh step {step}; {e}"
             raise RuleViolation(detail, rule=rule) from e
@@ -138,11 +141,15 @@ class Sequence(Core):
             return " (an Idle date generates no scenario)"
         return ""
 
-    def check_step_order(self, side: str, step: str, *, ruling: bool = False) -> None:
+    def check_step_order(
+        self, side: str, step: str, *, ruling: bool = False, ctx: Ctx | None = None
+    ) -> None:
         """The RePh steps are carried out in their numbered order (8.6, 9.6),
         and a step whose required action is not done cannot be passed (DESIGN §8);
         a step that does not apply to ``side`` now is not taken at all, except
-        by the referee's ``ruling`` (it acts for the side at any time)."""
+        by the referee's ``ruling`` (it acts for the side at any time). With
+        ``ctx``, the command about to act in ``step`` first records the empty
+        sealed records of the secret steps it passes (DESIGN §4)."""
         rs = self.ruleset
         found = rs.step(step)
         if not ruling and not self.step_applies(found, side):
@@ -167,6 +174,8 @@ class Sequence(Core):
                 rule=rule,
             )
         self._check_passable(side, self.current_step(side), step)
+        if ctx is not None:
+            self.seal_passed(ctx, side, step)
 
     def _check_lockstep(self, side: str, target: str, *, acting: bool) -> None:
         """SG 1.2 (``Ruleset.lockstep``): "Both players (if applicable), American
@@ -304,6 +313,7 @@ class Sequence(Core):
             )
         self._check_lockstep(side, to, acting=False)
         self._check_passable(side, current, to)
+        self.seal_passed(ctx, side, to)
         payload = {
             "side": side,
             "cg_date": self.cg_date,

@@ -41,7 +41,7 @@ class Tables(Sequence, Rolls):
                 f"POST /v1/campaigns/{self.cid}{table.endpoint}",
                 rule=table.rule,
             )
-        self.check_binding(ctx, table)
+        self.check_binding(ctx, table, passing=True)
         drm = self.with_counted_drms(ctx, table, drm)
         inputs = self._with_lasting_inputs(ctx, table, inputs)
         # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
@@ -55,11 +55,15 @@ class Tables(Sequence, Rolls):
                 field="secret",
                 rule=lasting[0].rule,
             )
+        if hidden:
+            self.define_all_tables(ctx)
         self._define_table(ctx, table)
         purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
         pub, sec = self._draw(ctx, table.dice, purpose, secret=hidden, client_nonce=client_nonce)
         rolled = sec["dice"] if sec is not None else pub["dice"]
         result = tablebook.read(table, rolled, prepared)
+        if hidden:
+            self.note_roll(table=tablebook.table_ref(table), inputs=dict(inputs), **result)
         payload = {
             "side": ctx.actor,
             "cg_date": self.cg_date,
@@ -92,7 +96,7 @@ class Tables(Sequence, Rolls):
                 out[lasting.start] = found["value"]
         return out
 
-    def check_binding(self, ctx: Ctx, table: tablebook.Table) -> None:
+    def check_binding(self, ctx: Ctx, table: tablebook.Table, *, passing: bool = False) -> None:
         """DESIGN §8: a table is rolled by the sides its rule names, on the CG
         Dates it allows (403, 409; the detail starts with the rule number). The
         referee may roll any table at any time: a ruling, recorded as the
@@ -106,7 +110,13 @@ class Tables(Sequence, Rolls):
                 rule=table.rule,
             )
         if table.step is not None:
-            self.check_in_step(ctx.actor, table.step, f"the {table.title}", table.rule)
+            self.check_in_step(
+                ctx.actor,
+                table.step,
+                f"the {table.title}",
+                table.rule,
+                ctx=ctx if passing else None,
+            )
         if not self.ruleset.rolled_on(table, self.cg_date):
             when = (
                 f"only on {' and '.join(table.on_dates)}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cgledger.domain import sealed as sealbook
 from cgledger.domain import undo as undobook
 from cgledger.domain.campaign.agreement import UNDO, Agreement
 from cgledger.domain.campaign.core import MAX_REASON, Applied, text
@@ -106,7 +107,7 @@ class Undo(Agreement):
             self.record(s) for s in sorted(wanted) if str(s) not in book and 1 <= s <= self.version
         ]
         for record in records:
-            if record["type"] in undobook.ROLL_ONLY:
+            if sealbook.kind_of(record) in undobook.ROLL_ONLY:
                 # A roll that changed state is in ``revertible`` already.
                 book[str(record["seq"])] = undobook.entry(record, state=False)
         return book

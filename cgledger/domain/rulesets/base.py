@@ -28,7 +28,7 @@ from cgledger.domain.rulesets.facts import (
     Lasting,
     TableRule,
 )
-from cgledger.domain.rulesets.interface import Action, Engine, Rules
+from cgledger.domain.rulesets.interface import Action, Engine, Rules, SealedAct
 from cgledger.domain.rulesets.sequence import (
     CHITS,
     IDLE,
@@ -60,6 +60,7 @@ __all__ = [
     "RePhStep",
     "Rules",
     "Ruleset",
+    "SealedAct",
     "TableRule",
     "bind_steps",
     "period_date_key",
@@ -116,6 +117,9 @@ class Ruleset:
                     raise ValueError(f"{self.id} {step.id}: unknown side {side!r}")
             if step.action is not None and step.action not in self.rules.actions:
                 raise ValueError(f"{self.id} {step.id}: unknown action {step.action!r}")
+            for kind in step.sealed:
+                if kind not in self.rules.sealed_acts:
+                    raise ValueError(f"{self.id} {step.id}: no sealed act {kind!r}")
         for table in self.tables.values():
             self._check_binding(table)
         for counted in self.counted_drms:

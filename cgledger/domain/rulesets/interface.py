@@ -44,7 +44,17 @@ class Engine(Protocol):
 
     def require_side(self, ctx: Ctx, side: str | None) -> str: ...
 
-    def check_step_order(self, side: str, step: str, *, ruling: bool = False) -> None: ...
+    def check_step_order(
+        self, side: str, step: str, *, ruling: bool = False, ctx: Ctx | None = None
+    ) -> None: ...
+
+    def open_seal(self, ctx: Ctx, client_nonce: str | None) -> None: ...
+
+    def note_roll(self, **what: Any) -> None: ...
+
+    def sealed_in(self, side: str, step: str) -> list[str]: ...
+
+    def sealed_steps_from(self, side: str, kind: str) -> list[str]: ...
 
     def check_binding(self, ctx: Ctx, table: Table) -> None: ...
 
@@ -94,6 +104,18 @@ class Engine(Protocol):
 
 
 @dataclass(frozen=True)
+class SealedAct:
+    """An act the rules make secret in a RePh step (DESIGN §4, ``RePhStep.sealed``):
+    whether its sealed record takes a roll index (``draws``: every record of
+    the act does, empty or not, so the index tells nothing), and the values of
+    the empty record that stands for it when a side completes the step
+    without sealing one."""
+
+    draws: bool
+    empty: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Action:
     """A command of the ruleset, served at ``POST /v1/campaigns/{id}/{path}``.
 
@@ -127,6 +149,8 @@ class Rules:
     actions: Mapping[str, Action] = MappingProxyType({})
     #: Whether it has a CG Roster (``roster`` below).
     has_roster: bool = False
+    #: The acts its RePh steps seal (``RePhStep.sealed``), by event type.
+    sealed_acts: Mapping[str, SealedAct] = MappingProxyType({})
 
     def genesis(self, sides: tuple[str, ...], initial: dict[str, int]) -> dict[str, Any]:
         """What creation records for the roster: e.g. each side's initial points."""

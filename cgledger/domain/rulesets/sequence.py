@@ -34,7 +34,11 @@ class RePhStep:
     ruleset action (:class:`Action`) that must be done before the step can be
     passed, if any. ``from_date``: the first CG Date it applies on (``None``:
     every date). ``reading``: where the OCR lost or garbled a marker, the
-    reading taken and why.
+    reading taken and why. ``sealed``: the acts the rules make secret in it
+    (their event types, e.g. ``RGPurchased`` for 8.619): each side that
+    completes the step has exactly one sealed record of each (DESIGN §4),
+    an empty one recorded for it if it sealed none, so buying nothing looks
+    like buying something.
     """
 
     id: str
@@ -45,6 +49,7 @@ class RePhStep:
     action: str | None = None
     from_date: str | None = None
     reading: str = ""
+    sealed: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         bad = [m for m in self.markers if m not in MARKERS]

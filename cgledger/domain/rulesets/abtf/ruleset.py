@@ -196,6 +196,7 @@ REPH_STEPS = (
         "9.617",
         "Purchasing Reinforcement Groups",
         markers=("†", "*"),
+        sealed=("RGPurchased",),
         reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
         "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
     ),
@@ -204,6 +205,7 @@ REPH_STEPS = (
         "RG Strength, Weapons, Leaders, and Composition",
         markers=("†", "*"),
         action="rg-determinations",
+        sealed=("RGDetermined",),
         reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
         "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
     ),
@@ -211,6 +213,7 @@ REPH_STEPS = (
         "9.619",
         "Purchasing Fortifications",
         markers=("†", "*"),
+        sealed=("FortificationsPurchased",),
         reading="'†' as printed; the list prints no '*', 9.62132 note 2 (Idle CG Date: 'each "
         "side repeats RePh steps 9.612-.620') gives it to 9.612-.620.",
     ),
@@ -227,6 +230,7 @@ REPH_STEPS = (
         "Scenario Commencement",
         markers=("†",),
         joint=True,
+        sealed=("FortificationsPlaced",),
         reading="'†' as printed and no '*' (note 2 repeats only 9.612-.620); joint because "
         "it holds 9.6213 Initiative Determination, ABtF's equivalent of KGP 8.623.",
     ),

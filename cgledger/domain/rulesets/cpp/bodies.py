@@ -112,6 +112,17 @@ class StatedDrm(Body):
     note: str | None = Field(default=None, max_length=200)
 
 
+class StatedFor(Body):
+    """DRMs the roller states for one roll of a sealed batch (``secret``)."""
+
+    for_purchase: StrictInt = Field(ge=1, le=2**53, description="the purchase event's seq")
+    item: StrictInt = Field(default=0, ge=0, le=MAX_ITEMS)
+    table: str | None = Field(
+        default=None, min_length=1, max_length=60, description="the roll's table; any if left out"
+    )
+    drm: list[StatedDrm] = Field(max_length=10)
+
+
 class DeterminationCreate(Body):
     """A roll that determines an RG on the RG Purchase Record (8.6201-8.6206,
     9.6181-9.6184). The ledger knows which rolls each RG needs and applies the
@@ -139,6 +150,17 @@ class DeterminationCreate(Body):
     )
     drm: list[StatedDrm] = Field(default_factory=list, max_length=10)
     client_nonce: str | None = Nonce
+    secret: bool | None = Field(
+        default=None,
+        description="true: one sealed record of every secret roll the side's RG need in its "
+        "next determination step (DESIGN §2a), empty if none; left out: the roll named, "
+        "sealed with the others where it is secret",
+    )
+    stated: list[StatedFor] = Field(
+        default_factory=list,
+        max_length=MAX_ITEMS,
+        description="with secret: the DRMs the roller states, per roll of the batch",
+    )
 
 
 class FortItem(Body):

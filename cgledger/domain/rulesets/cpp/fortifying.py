@@ -95,7 +95,7 @@ class Fortifying:
             )
         items = [(i.type, i.count) for i in body.items]
         cost = book.fort_cost_halves(rules.fort_table, side, items)
-        engine.check_step_order(side, rules.fortify, ruling=ctx.actor == REFEREE)
+        engine.check_step_order(side, rules.fortify, ruling=ctx.actor == REFEREE, ctx=ctx)
         line = _current_line(engine, side)
         held = line.get("fpp_halves", 0) - line.get("fort_halves", 0)
         if cost > held:
@@ -129,7 +129,7 @@ class Fortifying:
         side = engine.require_side(ctx, body.side)
         view = engine.setup_areas_view(body.map_group)
         group = view["map_group"]
-        engine.check_step_order(side, rules.place, ruling=ctx.actor == REFEREE)
+        engine.check_step_order(side, rules.place, ruling=ctx.actor == REFEREE, ctx=ctx)
         areas = [a for a in view["areas"] if a["side"] == side]
         area_of = {hx: a for a in areas for hx in a["hexes"]}
         known = {h["hex"]: h for h in view["hexes"]}

@@ -12,35 +12,47 @@ State, kept in the ruleset's state (JSON, snapshotted):
 ``{side: [{"seq", "cg_date"}]}``, one per purchase event; each CPP line's
 ``fpp_halves`` (FPP granted on that CG Date).
 
-Secrecy: a secret purchase is one event, whatever it holds, and so is each
-determination roll and Fortification purchase. A Secret roll (8.620 EX: "a separate
-Secret DR"), and any roll for a secret purchase, names neither its table, its need nor
-its purchase in public (its purpose reads "<step> RG determination": a
-Depleted platoon's SW drs would otherwise tell its strength), and the first
-such roll records every determination table's definition at once.
+Secrecy (DESIGN §2a, §4): a secret purchase batch is one sealed record,
+whatever it holds, and so are the hidden determination rolls of a step
+(:mod:`.determining`) and each Fortification purchase and setup; a step the
+rules make secret that a side completes without one gets an empty one
+(``sealed_acts``), so the opponent can count neither RG nor rolls.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from cgledger.domain import purchases as book
-from cgledger.domain import tables as tablebook
-from cgledger.domain.context import Ctx
-from cgledger.domain.errors import InvalidInput, NotFound, RuleViolation
-from cgledger.domain.rulesets.base import Engine
-from cgledger.domain.rulesets.cpp.bodies import DeterminationCreate, RGItem
+from cgledger.domain.errors import InvalidInput, NotFound
+from cgledger.domain.rulesets.base import Engine, SealedAct
+from cgledger.domain.rulesets.cpp.bodies import RGItem
+from cgledger.domain.rulesets.cpp.determining import Determining, determined, record_result
 from cgledger.domain.rulesets.cpp.fortifying import Fortifying
-from cgledger.domain.visibility import REFEREE
 
 
-class Purchasing(Fortifying):
-    """The purchase commands of a CPP roster (its RG, and its Fortifications
-    from :class:`Fortifying`); ``CppRules`` mixes it in."""
+class Purchasing(Determining, Fortifying):
+    """The purchase commands of a CPP roster (its RG, the rolls that determine
+    them from :class:`Determining`, its Fortifications from
+    :class:`Fortifying`); ``CppRules`` mixes it in."""
 
     purchases: book.PurchaseRules
     ruleset_id: str
+    #: The acts its steps seal (``RePhStep.sealed``) and what an empty one holds.
+    sealed_acts: Mapping[str, SealedAct] = MappingProxyType(
+        {
+            "RGPurchased": SealedAct(False, MappingProxyType({"rgs": [], "secret": True})),
+            "RGDetermined": SealedAct(True, MappingProxyType({})),
+            "FortificationsPurchased": SealedAct(
+                False, MappingProxyType({"items": [], "cost_halves": 0, "fpp_spent": 0})
+            ),
+            "FortificationsPlaced": SealedAct(
+                False, MappingProxyType({"map_group": None, "items": [], "retained": {}})
+            ),
+        }
+    )
 
     # -------------------------------------------------------------- state
 
@@ -101,15 +113,10 @@ class Purchasing(Fortifying):
                 rows[-1]["objective_hex"] = item.get("objective_hex")
             return True
         if kind == "RGDetermined":
-            row = _row(state["record"][side], values["for_purchase"], values["item"])
-            row["results"][values["need"]] = {
-                "value": values["value"],
-                "band": values["band"],
-                "result": values["result"],
-                "final": values["final"],
-                "subject": values.get("subject", ""),
-                "seq": seq,
-            }
+            for one in determined(values):
+                record_result(
+                    _row(state["record"][side], one["for_purchase"], one["item"]), seq, one
+                )
             return True
         return self.apply_fortification(state, kind, seq, values, line, self.purchases.fort_table)
 
@@ -214,186 +221,6 @@ class Purchasing(Fortifying):
             group = item["map_group"]
             book.check_limits(self.purchases, side, entry, counted, engine.cg_date, group, 1)
             counted.append(book.new_row(0, i, engine.cg_date, item["rg"], item["cpp"], group))
-
-    # -------------------------------------------------------------- 8.620
-
-    def determination_tables(self, engine: Engine) -> list[tablebook.Table]:
-        """Every table a determination roll of this ruleset may be read on."""
-        return [engine.table(t) for t in self.purchases.tables]
-
-    def determine(self, engine: Engine, ctx: Ctx, body: DeterminationCreate) -> int:
-        """8.620 (9.618): the next roll an RG on the record needs, or the one
-        on ``body.table``; its DRMs from the RG's record; its result fills the
-        row. A roll the RG does not need is refused (409), nothing appended."""
-        rules = self.purchases
-        side = engine.require_side(ctx, body.side)
-        chart = self.chart(engine, side)
-        row = self._row_for(engine, side, chart, body.for_purchase, body.item)
-        entry = book.find_entry(chart, row["rg"])
-        if entry is None:
-            raise RuleViolation(
-                f"{rules.record}: {row['rg']} is no longer on the {side} RG chart",
-                rule=rules.record,
-            )
-        what = f"RG {row['rg']} (event {row['seq']}, item {row['item']})"
-        todo = book.missing(rules, side, entry, row)
-        if not todo:
-            raise RuleViolation(
-                f"{rules.determine}: {what} needs no further roll", rule=rules.determine
-            )
-        need = todo[0]
-        if body.table is not None:
-            found = next((n for n in todo if n.table == body.table), None)
-            if found is None:
-                raise RuleViolation(
-                    f"{rules.determine}: {what} needs no roll on {body.table}; it needs "
-                    f"{todo[0].label} ({todo[0].table})",
-                    rule=rules.determine,
-                )
-            need = found
-        if row["cg_date"] != engine.cg_date:
-            raise RuleViolation(
-                f"{rules.determine}: {what} was bought on {row['cg_date']}; its rolls are "
-                f"made in RePh step {rules.determine} of that CG Date",
-                rule=rules.determine,
-            )
-        engine.check_step_order(side, need.step or rules.determine, ruling=ctx.actor == REFEREE)
-        table = engine.table(need.table)
-        stated = []
-        for i, d in enumerate(body.drm):
-            if d.id in need.decides:
-                raise InvalidInput(
-                    f"{need.rule}: the {d.id!r} DRM is decided by the ledger from {what}'s "
-                    "record; leave it out",
-                    field=f"drm.{i}.id",
-                    rule=need.rule,
-                )
-            stated.append(tablebook.DrmRequest(d.id, count=d.count, value=d.value, note=d.note))
-        stated += [tablebook.DrmRequest(drm_id) for drm_id in need.drms]
-        requests = engine.with_counted_drms(ctx, table, stated)
-        tablebook.prepare(table, requests, dict(need.inputs))  # refuse before the roll
-        # A Secret roll, or any roll for a secret purchase, names neither its
-        # table nor its need in public: a Depleted platoon's SW drs would tell.
-        hidden = bool(row.get("secret")) or table.secret
-        if hidden:
-            engine.define_tables(ctx, self.determination_tables(engine))
-        purpose = f"{self.ruleset_id}:{rules.determine} RG determination" if hidden else None
-        pub, sec, result = engine.roll_on(
-            ctx,
-            table,
-            requests,
-            dict(need.inputs),
-            secret=hidden,
-            client_nonce=body.client_nonce,
-            purpose=purpose,
-        )
-        band = result["outcome"]["band"]
-        bound = {
-            "rule": table.id,
-            "table": tablebook.table_ref(table),
-            "for_purchase": row["seq"],
-            "item": row["item"],
-            "need": need.key,
-        }
-        values = {
-            **(sec or {}),
-            "inputs": dict(need.inputs),
-            **result,
-            "band": band,
-            "result": result["outcome"]["text"],
-            "value": book.result_value(need, band, result["outcome"]["text"]),
-            "subject": need.subject,
-        }
-        payload = {**engine.rule_payload(side, need.step or rules.determine), "roll": pub}
-        if hidden:
-            values.update(bound)  # names neither table nor purchase in public
-        else:
-            payload.update(bound)
-        owner = side if hidden else None
-        return engine.append(ctx, "RGDetermined", payload, values, owner=owner)
-
-    def _row_for(
-        self,
-        engine: Engine,
-        side: str,
-        chart: Sequence[Mapping[str, Any]],
-        for_purchase: int | None,
-        item: int | None,
-    ) -> book.Row:
-        """The row a determination roll names, or the first of the CG Date
-        that still needs a roll."""
-        rules = self.purchases
-        rows: list[book.Row] = engine.rules.get("record", {}).get(side, [])
-        wanted = for_purchase
-        if wanted is None:
-            wanted = next(
-                (
-                    r["seq"]
-                    for r in rows
-                    if r["cg_date"] == engine.cg_date
-                    and (e := book.find_entry(chart, r["rg"])) is not None
-                    and book.missing(rules, side, e, r)
-                ),
-                None,
-            )
-            if wanted is None:
-                raise RuleViolation(
-                    f"{rules.determine}: no RG of {side} on {engine.cg_date} needs a roll",
-                    rule=rules.determine,
-                )
-            if item is None:
-                item = next(
-                    r["item"]
-                    for r in rows
-                    if r["seq"] == wanted
-                    and (e := book.find_entry(chart, r["rg"])) is not None
-                    and book.missing(rules, side, e, r)
-                )
-        candidates = [r for r in rows if r["seq"] == wanted]
-        if not candidates:
-            raise InvalidInput(
-                f"{rules.record}: {side} has no RG on its RG Purchase Record from event {wanted}",
-                field="for_purchase",
-            )
-        if item is None and len(candidates) > 1:
-            raise InvalidInput(
-                f"event {wanted} bought {len(candidates)} RG: name the item (0 to "
-                f"{len(candidates) - 1})",
-                field="item",
-            )
-        found = (
-            candidates[0]
-            if item is None
-            else next((r for r in candidates if r["item"] == item), None)
-        )
-        if found is None:
-            raise InvalidInput(
-                f"event {wanted} bought {len(candidates)} RG; there is no item {item}",
-                field="item",
-            )
-        return found
-
-    def determinations_pending(
-        self, engine: Engine, side: str, step: str | None = None
-    ) -> list[str]:
-        """The rolls of RePh ``step`` still missing for the RG bought (or
-        OB-given) on the current CG Date: the step cannot be passed while one
-        is."""
-        step = step or self.purchases.determine
-        rows = engine.rules.get("record", {}).get(side, [])
-        chart = self.chart(engine, side)
-        out: list[str] = []
-        for row in rows:
-            if row["cg_date"] != engine.cg_date:
-                continue
-            entry = book.find_entry(chart, row["rg"])
-            if entry is None:
-                continue
-            for need in book.missing(self.purchases, side, entry, row):
-                if (need.step or self.purchases.determine) == step:
-                    out.append(f"{need.label} (event {row['seq']}, item {row['item']})")
-                    break
-        return out
 
 
 # ---------------------------------------------------------------- helpers

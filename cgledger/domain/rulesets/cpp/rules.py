@@ -87,7 +87,7 @@ class CppRules(Purchasing, RosterView, Rules):
         {
             "side", "step", "rgs", "base", "repl", "cpp", "final", "secret", "for_purchase",
             "item", "need", "value", "band", "result", "items", "cost_halves", "revealed",
-            "subject", "owner",
+            "subject", "owner", "rolls",
         }
     )  # fmt: skip
     legacy_topics = (
@@ -268,7 +268,7 @@ class CppRules(Purchasing, RosterView, Rules):
             raise RuleViolation(
                 f"{step}: {side} already replenished CPP on {line['cg_date']}", rule=step
             )
-        engine.check_step_order(side, step, ruling=ctx.actor == REFEREE)
+        engine.check_step_order(side, step, ruling=ctx.actor == REFEREE, ctx=ctx)
         base = self.base(engine.campaign_name, line["cg_date"], side)
         payload = {**engine.rule_payload(side, step), "base": base}
         if base is None:
@@ -308,7 +308,7 @@ class CppRules(Purchasing, RosterView, Rules):
         line = lines_of(engine, side)[-1]
         rows = engine.rules.get("record", {}).get(side, [])
         rgs = self.priced(engine, side, items, rows, batch=body.rgs is not None)
-        engine.check_step_order(side, purchase, ruling=ctx.actor == REFEREE)
+        engine.check_step_order(side, purchase, ruling=ctx.actor == REFEREE, ctx=ctx)
         self.check_limits(engine, side, rgs, rows)
         available = cppbook.left(line)  # halving (9.617) comes after the purchases
         total_cost = sum(item["cpp"] for item in rgs)

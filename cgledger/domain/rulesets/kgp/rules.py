@@ -216,7 +216,7 @@ class KgpRules(CppRules):
                 f"{SHORTAGE}: the DR for {engine.cg_date} was made already (event {done})",
                 rule=SHORTAGE,
             )
-        engine.check_step_order(side, SHORTAGE, ruling=ctx.actor == REFEREE)
+        engine.check_step_order(side, SHORTAGE, ruling=ctx.actor == REFEREE, ctx=ctx)
         stated = body.scenarios_after_20_am
         drm = [] if stated is None else [tablebook.DrmRequest(SHORTAGE_DRM, count=stated)]
         # Counted by the ledger from the scenario ends it recorded; a stated
@@ -269,7 +269,7 @@ class KgpRules(CppRules):
             raise RuleViolation(
                 f"{RECON}: {side} has already made its Recon dr on {line['cg_date']}", rule=RECON
             )
-        engine.check_step_order(side, RECON, ruling=ctx.actor == REFEREE)
+        engine.check_step_order(side, RECON, ruling=ctx.actor == REFEREE, ctx=ctx)
         available = cppbook.left(line)
         if cost > available:
             raise RuleViolation(

@@ -160,20 +160,30 @@ REPH_STEPS = (
         reading="'Beginning on Dec 20 AM ... the German makes a DR': from 20 AM, German only, "
         "so its '†' matters only before CG II's 20 PM Initial Scenario.",
     ),
-    RePhStep("8.619", "Purchasing Reinforcement Groups", markers=("†", "*")),
+    # 8.619 "secretly allot CPP", 8.6201-8.6206 Secret DR, 8.621, 8.6242: sealed (DESIGN §4).
+    RePhStep(
+        "8.619", "Purchasing Reinforcement Groups", markers=("†", "*"), sealed=("RGPurchased",)
+    ),
     RePhStep(
         "8.620",
         "RG Strength, Quality, Weapons & Leaders",
         markers=("†", "*"),
         action="rg-determinations",
+        sealed=("RGDetermined",),
     ),
-    RePhStep("8.621", "Purchasing Fortifications", markers=("†", "*")),
+    RePhStep(
+        "8.621",
+        "Purchasing Fortifications",
+        markers=("†", "*"),
+        sealed=("FortificationsPurchased",),
+    ),
     RePhStep("8.622", "Purchasing Reconnaissance", markers=("*",)),
     RePhStep("8.623", "Initiative Determination", markers=("*",), joint=True),
     RePhStep(
         "8.624",
         "Unit Setup",
         markers=("‡",),
+        sealed=("FortificationsPlaced",),
         reading="The seed's 8.6 list prints no '‡' though 8.6 defines it (steps done only if "
         "8.623 generates a non-Initial scenario); only 8.624-.625 follow 8.623 and 8.6241 sets "
         "up by the 8.6233 scenario type, so '‡' is read here.",

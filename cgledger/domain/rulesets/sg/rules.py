@@ -94,7 +94,7 @@ class SgRules(Purchasing, Rules):
         {"cvp", "vp", "vp_required", "vp_total", "vp_differential", "cvp_suffered",
          "purchase_points", "winner", "winner_rule", "cg_winner", "rgs", "secret",
          "for_purchase", "item", "need", "value", "band", "result", "final", "subject",
-         "owner"}
+         "owner", "rolls"}
     )  # fmt: skip
     scenario_end_fields = frozenset({"vp", "vp_required"})
 
@@ -148,7 +148,7 @@ class SgRules(Purchasing, Rules):
             raise InvalidInput("name at least one group (or make the purchase secret)", field="rgs")
         rows = engine.rules.get("record", {}).get(side, [])
         rgs = self.priced(engine, side, items, rows, batch=body.rgs is not None)
-        engine.check_step_order(side, "3.4", ruling=ctx.actor == REFEREE)
+        engine.check_step_order(side, "3.4", ruling=ctx.actor == REFEREE, ctx=ctx)
         self.check_limits(engine, side, rgs, rows)
         record = engine.rules["vp"]
         available = record["available"] - record.get("spent", 0)

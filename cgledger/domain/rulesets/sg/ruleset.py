@@ -54,14 +54,22 @@ REPH_STEPS = (
     RePhStep("3.1", "Wounded Leaders"),
     RePhStep("3.2", "Heroes"),
     RePhStep("3.3", "Repair Table"),
-    RePhStep("3.4", "American Reinforcements", sides=(AMERICAN,), action="rg-determinations"),
+    # 3.4 "secretly spends", 3.6 "secret DR", 3.7 "secret DR": sealed (DESIGN §4).
+    RePhStep(
+        "3.4",
+        "American Reinforcements",
+        sides=(AMERICAN,),
+        action="rg-determinations",
+        sealed=("RGPurchased", "RGDetermined"),
+    ),
     RePhStep("3.5", "German Reinforcements", sides=(GERMAN,)),
-    RePhStep("3.6", "Leaders", action="rg-determinations"),
+    RePhStep("3.6", "Leaders", action="rg-determinations", sealed=("RGDetermined",)),
     RePhStep(
         "3.7",
         "U.S. Medium Tank Models",
         sides=(AMERICAN,),
         action="rg-determinations",
+        sealed=("RGDetermined",),
         reading="3.7 names no player, but its M4 Armor Reinforcement Groups are the American's "
         "(3.4), so the American makes the secret DR.",
     ),
