@@ -109,11 +109,16 @@ def _summary(event: dict[str, Any]) -> str:
     if isinstance(roll, dict):
         dice = roll.get("dice")
         if dice is None and isinstance(seen, dict):
-            dice = seen.get("dice")  # one's own Secret roll
+            # One's own Secret roll; a sealed record's dice are its rolls' (DESIGN §2a).
+            dice = seen.get("dice")
+            if dice is None and "rolls" in seen:
+                dice = [d for r in seen["rolls"] for d in r["dice"]]
         shown = "secret" if dice is None else " ".join(str(d) for d in dice)
         parts.append(f"roll #{roll.get('index')} [{shown}]")
         if roll.get("purpose"):
             parts.append(repr(roll["purpose"]))
+    if isinstance(seen, dict) and event.get("type") == "RecordSealed":
+        parts.append(f"sealed {seen.get('kind')}")
     for key in ("table", "to", "chit", "rg", "cg_date", "scenario"):
         value = payload.get(key)
         if isinstance(value, dict):

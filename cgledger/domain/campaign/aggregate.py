@@ -233,13 +233,11 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
 
     def _apply_state(self, record: dict[str, Any], kind: str, values: dict[str, Any]) -> None:
         self._on_revertible(record)
-        sealed = sealbook.is_sealed(record)
+        seq, sealed = record["seq"], sealbook.is_sealed(record)
         keys = self._keys(kind) | (READS[Sealing._on_sealed.__qualname__] if sealed else set())
         kept = {k: v for k, v in values.items() if k in keys}
-        self.state_log.append(
-            {"seq": record["seq"], "type": kind, "values": kept, "sealed": sealed}
-        )
-        self._on_state(Applied(record["seq"], kind, kept), sealed=sealed)
+        self.state_log.append({"seq": seq, "type": kind, "values": kept, "sealed": sealed})
+        self._on_state(Applied(seq, kind, kept), sealed=sealed)
 
     def _on_state(self, e: Applied, *, sealed: bool = False) -> None:
         """Apply a state event, live or replayed from ``state_log`` (DESIGN §5)."""

@@ -41,12 +41,14 @@ class Tables(Sequence, Rolls):
                 f"POST /v1/campaigns/{self.cid}{table.endpoint}",
                 rule=table.rule,
             )
-        self.check_binding(ctx, table, passing=True)
+        hidden = table.secret if secret is None else secret
+        # A secret roll moves its side to no step (the step would name the
+        # table, DESIGN §2a); a public one moves it there, past the steps between.
+        self.check_binding(ctx, table, passing=not hidden)
         drm = self.with_counted_drms(ctx, table, drm)
         inputs = self._with_lasting_inputs(ctx, table, inputs)
         # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
         prepared = tablebook.prepare(table, drm, inputs)
-        hidden = table.secret if secret is None else secret
         lasting = self.ruleset.lasting_of(table.id)
         if hidden and lasting and ctx.actor != REFEREE:
             raise InvalidInput(
@@ -71,7 +73,7 @@ class Tables(Sequence, Rolls):
             "table": tablebook.table_ref(table),
             "roll": pub,
         }
-        if table.step not in (None, SCENARIO) and ctx.actor != REFEREE:
+        if table.step not in (None, SCENARIO) and ctx.actor != REFEREE and not hidden:
             payload["step"] = table.step  # the side has reached it (DESIGN §8)
         values_out = {**(sec or {}), "inputs": dict(inputs), **result}
         return self.append(

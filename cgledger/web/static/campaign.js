@@ -365,8 +365,9 @@ async function loadRoll() {
     h("form", { id: "free-form", onsubmit: freeRoll, class: "row" },
       h("select", { id: "free-dice", "aria-label": "dice" }, h("option", { value: 2 }, "DR"), h("option", { value: 1 }, "dr")),
       h("input", { id: "free-purpose", required: true, maxlength: 200, placeholder: "purpose, e.g. Escape of 7-4-7 in H5" }),
-      h("label", { class: "inline" }, h("input", { type: "checkbox", id: "free-secret" }), " secret"),
-      h("button", { type: "submit" }, "roll")),
+      h("label", { class: "inline" }, h("input", { type: "checkbox", id: "free-secret", "aria-describedby": "free-secret-note" }), " secret"),
+      h("button", { type: "submit" }, "roll"),
+      h("small", { id: "free-secret-note", class: "note" }, "A Secret roll is sealed (cgledger-dice/2): the opponent sees that you rolled, never its purpose, its dice or how many, until you reveal it.")),
     h("p", { id: "roll-result", class: "status", role: "status" }));
   if (c.you === "referee") body("roll").prepend(h("p", { class: "rule" }, "The referee rolls as the referee."));
   showTable();
@@ -399,7 +400,13 @@ function summary(ev) {
   const p = ev.payload || {};
   const parts = [];
   if (p.cg_date) parts.push(p.cg_date);
-  if (p.roll) {
+  if (ev.type === "RecordSealed") {
+    // A sealed record (DESIGN §2a): its act and rolls only to whoever may see them.
+    const secret = ev.secret;
+    const dice = secret && secret.rolls ? secret.rolls.flatMap((r) => r.dice) : null;
+    parts.push(secret ? `sealed ${secret.kind}` : "sealed", p.step ? `step ${p.step}` : "");
+    if (p.roll) parts.push(`roll ${p.roll.index}`, dice ? `[${dice.join(", ")}]` : "[sealed]");
+  } else if (p.roll) {
     const secret = ev.secret || {};
     const dice = p.roll.dice || secret.dice;
     parts.push(`roll ${p.roll.index}: ${p.roll.purpose}`, dice ? `[${dice.join(", ")}]` : p.roll.secret ? "[secret]" : "");
