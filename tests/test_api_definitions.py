@@ -62,9 +62,10 @@ def test_a_campaign_records_its_definition_and_hash(client: TestClient, ruleset:
     )
     assert got["hash"] == body["definition_hash"] == _hash(got["definition"])
     assert (got["seq"], got["definition"]["sample"]) == (1, True)
-    assert got["definition"]["rg_chart"] == REGISTRY[ruleset].definition.model_validate(
-        sample
-    ).model_dump(mode="json")["rg_chart"]
+    assert (
+        got["definition"]["rg_chart"]
+        == REGISTRY[ruleset].definition.model_validate(sample).model_dump(mode="json")["rg_chart"]
+    )
 
 
 def _kgp_definition() -> dict[str, Any]:

@@ -33,8 +33,6 @@ A difference fails the case with a report that names the read and the JSON
 path. ``test_the_comparison_sees_a_public_difference`` checks that it does:
 two histories that differ in a public act are told apart. The baseline case
 (the same choices twice) checks that the masking leaves nothing random.
-Cases marked xfail are leaks this test found, left to the server; each
-reason says what differs and where.
 """
 
 from __future__ import annotations
@@ -178,14 +176,8 @@ KGP_CHOICES = {
 }
 
 KGP_CHOICES["none-8.613"] = replace(KGP_CHOICES["none"], table_612="kgp:8.613")
-#: Found by this test (issue 25 item 2), left to the server: see the case's reason.
-TABLE_STEP_LEAK = (
-    "leak: a secret table roll's sealed record has the TABLE's RePh step as its public "
-    "'step' (8.613 for the Shift Table, 8.614 for Weapon Repair), and the roll moves the "
-    "side there, so the next RePhAdvanced 'from' tells it too "
-    "(cgledger/domain/campaign/tables.py Tables.roll_table sets payload['step'] = "
-    "table.step; sealing.Sealing.seal_record publishes it)"
-)
+#: Found by this test: a secret table roll once moved its side to its table's
+#: step and published that step (8.613 names the Shift Table); it now moves no one.
 KGP_SETTING = setting("kgp", "German", ("19 AM", "19 PM"))
 
 
@@ -499,12 +491,7 @@ def sg_read(module_client: TestClient) -> Read:
         pytest.param("many", "none", id="many-vs-none"),
         pytest.param("many", "one", id="many-vs-one"),
         pytest.param("chit:attack", "chit:idle", id="first-chit"),
-        pytest.param(
-            "none",
-            "none-8.613",
-            id="tables-of-two-steps",
-            marks=pytest.mark.xfail(strict=True, reason=TABLE_STEP_LEAK),
-        ),
+        pytest.param("none", "none-8.613", id="tables-of-two-steps"),
     ],
 )
 def test_kgp_the_us_cannot_tell_the_german_secrets_apart(kgp_read: Read, a: str, b: str) -> None:

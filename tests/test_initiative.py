@@ -21,20 +21,19 @@ pytestmark = pytest.mark.shared_app
 KGP = {"ruleset": "kgp", "campaign": "CG I", "initial_cpp": {"German": 2}}
 
 
-
-
-
-
-
-
 def _choose(game: Game, role: str, chit: str, **extra: Any) -> Any:
     return game.post(role, "/initiative", {"chit": chit, **extra})
 
 
 @pytest.fixture
 def kgp(client: TestClient) -> Game:
+    """19 PM, both sides at 8.623: the steps they passed on the way have their
+    sealed records already (DESIGN §4), so a chit's command draws nothing else
+    and the dice a test steers are the ones it means."""
     game = Game(client, KGP)
     game.to_date("19 PM", on_it=True)
+    for side in ("US", "German"):
+        game.advance(side, "8.623")
     return game
 
 
@@ -82,7 +81,8 @@ def test_the_first_chit_is_secret_until_both_are_chosen(kgp: Game) -> None:
         }
     ]
     event = ok(kgp.get("German", f"/events?after={seq - 1}&limit=1"))["items"][0]
-    assert event["type"] == "InitiativeChosen"
+    assert event["type"] == "RecordSealed"  # as every secret act (DESIGN §2a)
+    assert "roll" not in event["payload"]
     assert event["secret"] is None
     assert "attack" not in json.dumps(event)
     export = kgp.client.get(f"{kgp.url}/export", headers=kgp.h("German")).text
@@ -153,6 +153,8 @@ def test_abtf_dual_attack_setup_is_the_germans_dr(client: TestClient, dr: int, f
     the dr is steered to either side of the 3 (``dice_steer.server_nonce``)."""
     game = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
     game.to_date("18 EVE", on_it=True)
+    for side in ("British", "German"):
+        game.advance(side, "9.621")
     created(_choose(game, "British", "attack"))
     with server_nonce(game, "abtf:9.6213a", "German", dr):
         out = created(_choose(game, "German", "attack"))
@@ -177,8 +179,7 @@ def test_the_attack_chit_limit_of_the_definition(client: TestClient) -> None:
     before = game.version()
     problem = assert_problem(_choose(game, "US", "attack"), 409)
     assert problem["detail"] == (
-        "8.6231: US has selected 1 Attack Chit(s) in this CG, the most its CG definition "
-        "allows (1)"
+        "8.6231: US has selected 1 Attack Chit(s) in this CG, the most its CG definition allows (1)"
     )
     assert game.version() == before
     created(_choose(game, "US", "idle"))

@@ -150,9 +150,7 @@ def test_8_6171_random_weather_only_by_consent(kgp: Game) -> None:
     assert kgp.version() == before
 
 
-@pytest.mark.parametrize(
-    ("total", "follows"), [(2, "preceding-overcast"), (12, "preceding-clear")]
-)
+@pytest.mark.parametrize(("total", "follows"), [(2, "preceding-overcast"), (12, "preceding-clear")])
 def test_8_6171_random_weather_lasts_and_its_drms_are_counted(
     client: TestClient, total: int, follows: str
 ) -> None:

@@ -82,9 +82,7 @@ def test_campaign_survives_a_restart(settings: Settings) -> None:
 
 
 @pytest.mark.parametrize("secret", [True, False])
-def test_unrevealed_seeds_are_not_in_the_database_in_plaintext(
-    tmp_path: Any, secret: bool
-) -> None:
+def test_unrevealed_seeds_are_not_in_the_database_in_plaintext(tmp_path: Any, secret: bool) -> None:
     """DESIGN §2: seeds are sealed until published; only a public roll's or a
     revealed roll's seed may appear in the stored events."""
     led = Ledger(Settings(data_dir=tmp_path, snapshot_interval=2))
@@ -122,8 +120,13 @@ def test_key_from_environment_overrides_file(tmp_path: Any) -> None:
 
 def test_token_hashes_only(ledger: Ledger) -> None:
     created = ledger.create_campaign(
-        ruleset="sg", campaign="SG", title="", start_date=None, initial_cpp=None,
-        idempotency_key=None, request_fingerprint="x",
+        ruleset="sg",
+        campaign="SG",
+        title="",
+        start_date=None,
+        initial_cpp=None,
+        idempotency_key=None,
+        request_fingerprint="x",
     )
     state = json.dumps(vars(ledger.load(created.campaign.cid)), default=str)
     for token in created.tokens.values():

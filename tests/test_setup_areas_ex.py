@@ -98,7 +98,7 @@ def area_of(found: dict[str, Any], side: str, hx: str) -> dict[str, Any]:
 
 
 def test_j19_is_within_each_sides_setup_area_a() -> None:
-    """"both sides Control >= one Location in hex J19 ..., putting that hex
+    """ "both sides Control >= one Location in hex J19 ..., putting that hex
     within each side's Setup Area A"."""
     found = answer()
     j19 = hexes(found)["J19"]
@@ -125,7 +125,7 @@ def test_the_us_unit_in_the_steeple_is_isolated() -> None:
 
 
 def test_the_german_first_level_is_not_isolated_through_i20() -> None:
-    """"it can trace such a path (through I20's first level, thence to ground
+    """ "it can trace such a path (through I20's first level, thence to ground
     level in that hex)"."""
     found = answer()
     first = level(found, "J19", 1)
@@ -159,7 +159,7 @@ def test_h20_with_the_german_vehicle_is_a_german_strategic_location() -> None:
 
 
 def test_without_the_vehicle_h20_is_no_mans_land() -> None:
-    """"H20 would then be a No-Man's-Land hex (since it would be a
+    """ "H20 would then be a No-Man's-Land hex (since it would be a
     non-Strategic Location within two hexes of both German- and U.S.-Controlled
     Strategic Locations)"."""
     h20 = hexes(answer(vehicle=False))["H20"]
@@ -175,7 +175,7 @@ def test_without_the_vehicle_all_german_church_locations_are_isolated() -> None:
 
 
 def test_j21_is_isolated_surrounded_by_nml_or_german_strategic_locations() -> None:
-    """"The U.S.-Controlled J21 Strategic Location is Isolated since it is
+    """ "The U.S.-Controlled J21 Strategic Location is Isolated since it is
     surrounded by hexes that are either No-Man's-Land or German-Controlled
     Strategic Locations"."""
     found = answer()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cgledger.domain import sealed as sealbook
 from cgledger.domain.errors import DomainError, NotFound
 from cgledger.domain.visibility import may_see
 from cgledger.projections.campaign import event_item
@@ -69,14 +70,21 @@ def _evidence(
         proof = roll_proof(campaign.cid, record, seed, view)
     table = None
     ref = p.get("table")
-    if ref is None and record["secret"] is not None and "roll" in p:
+    tables = _sealed_rechecks(records, campaign, record, role)
+    if tables:
+        table = tables[0]
+    elif ref is None and record["secret"] is not None and "roll" in p:
         # A roll for a secret purchase names its table only in its secret part
         # (DESIGN §10): re-read for a viewer who may see it, else not shown.
         seen = may_see(p.get("owner"), role, revealed=campaign.is_revealed(seq))
         ref = record["secret"].get("table") if seen else None
     if "roll" in p and isinstance(ref, dict):
-        def_seq = campaign.recorded_tables()[ref["hash"]]
-        definition = records.record(campaign, def_seq)["payload"]["definition"]
+        def_seq = campaign.recorded_tables().get(ref["hash"])
+        if def_seq is not None:
+            definition = records.record(campaign, def_seq)["payload"]["definition"]
+        else:
+            # A sealed roll carries its table's definition (DESIGN §2a).
+            definition = record["secret"]["tables"][ref["hash"]]
         table = table_recheck(
             record,
             role,
@@ -90,6 +98,7 @@ def _evidence(
         "event": event_item(campaign, record, role),
         "proof": proof,
         "table": table,
+        "tables": tables,
         "state_before": state_view(then, role) if then is not None else None,
         "state_after": state_view(now, role),
     }
@@ -149,3 +158,38 @@ def _areas(view: dict[str, Any]) -> list[dict[str, Any]]:
         {"id": a["id"], "side": a["side"], "hexes": len(a["hexes"]), "isolated": a["isolated"]}
         for a in view["areas"]
     ]
+
+
+def _sealed_rechecks(
+    records: Records, campaign: Campaign, record: dict[str, Any], role: str
+) -> list[dict[str, Any]]:
+    """Each table roll of a sealed record (DESIGN §2a) re-read, for a viewer
+    who may see the record; none otherwise (the count would tell)."""
+    if not sealbook.is_sealed(record):
+        return []
+    seq = record["seq"]
+    revealed = campaign.is_revealed(seq)
+    if not may_see(record["payload"]["owner"], role, revealed=revealed):
+        return []
+    secret = record["secret"]
+    out = []
+    for roll in secret.get("rolls") or ():
+        ref = roll.get("table")
+        if not isinstance(ref, dict):
+            continue
+        def_seq = campaign.recorded_tables().get(ref["hash"])
+        if def_seq is not None:
+            definition = records.record(campaign, def_seq)["payload"]["definition"]
+        else:
+            definition = (secret.get("tables") or {})[ref["hash"]]
+        out.append(
+            table_recheck(
+                record,
+                role,
+                revealed=revealed,
+                definition=definition,
+                definition_seq=def_seq,
+                roll=roll,
+            )
+        )
+    return out

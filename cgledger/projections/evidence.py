@@ -80,12 +80,15 @@ def table_recheck(
     *,
     revealed: bool,
     definition: dict[str, Any],
-    definition_seq: int,
+    definition_seq: int | None,
+    roll: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Re-read a table roll from what was recorded, flagging any difference.
+    """Re-read a table roll from what was recorded, flagging any difference
+    (``roll``: one roll of a sealed record, with its own dice and result).
     Nothing hidden is shown, or hinted at, to a viewer who may not see it."""
     p = record["payload"]
-    values = sealbook.values_of(record)
+    values = sealbook.values_of(record) if roll is None else roll
+    rolled = recorded_dice(record) if roll is None else list(roll["dice"])
     base: dict[str, Any] = {"table": values["table"], "definition_seq": definition_seq}
     owner = p.get("owner") if record["secret"] is not None else None
     if not may_see(owner, viewer, revealed=revealed):
@@ -96,7 +99,7 @@ def table_recheck(
         }
     recorded = {k: values.get(k) for k in RESULT_FIELDS}
     try:
-        result, differs = tablebook.audit(definition, recorded_dice(record), values)
+        result, differs = tablebook.audit(definition, rolled, values)
     except DomainError as exc:
         return {
             **base,

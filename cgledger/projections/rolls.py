@@ -11,7 +11,7 @@ from cgledger.domain.visibility import may_see
 
 _NOT_OUTCOME = {"dice", "salt"}
 #: What a sealed record keeps out of its roll's outcome (the rolls are listed).
-_NOT_SEALED_OUTCOME = {"salt", "rolls", "client_nonce", "nonce_source", "kind"}
+_NOT_SEALED_OUTCOME = {"salt", "rolls", "client_nonce", "nonce_source", "kind", "tables"}
 
 
 def roll_view(
@@ -49,7 +49,6 @@ def roll_view(
         "reverted_by": reverted_by,
         "after_undo": roll.get("after_undo"),
         "outcome": None,
-        "protocol": dicebook.PROTOCOL,
     }
     public_outcome = {k: v for k, v in p.items() if k not in {"roll", "owner", "step"}}
     if not roll["secret"]:

@@ -80,6 +80,12 @@ class CampaignCreated(CampaignView):
 
 
 class RollView(_Open):
+    """A roll as the caller may see it (DESIGN §3). The roll index of a sealed
+    record (DESIGN §2a) also has ``protocol`` (``"cgledger-dice/2"``) and
+    ``rolls`` (its rolls in order, each with its dice, to whoever may see
+    them, else ``null``); to whoever may not, its ``purpose`` is
+    ``"sealed (cgledger-dice/2)"``, its ``count`` 0 and its ``client_nonce`` empty."""
+
     index: int
     dice: list[int] | None
     commitment: str
@@ -97,12 +103,6 @@ class RollView(_Open):
     reverted_by: int | None
     after_undo: Any = None
     outcome: dict[str, Any] | None
-    #: ``cgledger-dice/1`` (a roll of its own), or ``cgledger-dice/2``: a sealed
-    #: record's roll index (DESIGN §2a), whose dice are a stream.
-    protocol: str = "cgledger-dice/1"
-    #: A sealed record's rolls in order, each with its dice, to whoever may
-    #: see them; ``null`` otherwise and for a roll of its own.
-    rolls: list[dict[str, Any]] | None = None
     #: The campaign's signed checkpoint, on answers that appended.
     checkpoint: Checkpoint | None = None
 

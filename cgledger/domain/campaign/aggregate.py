@@ -327,6 +327,7 @@ DISPATCH: Mapping[str, tuple[Handler, ...]] = {
     "TableDefined": (Rolls._on_table_defined,),
     "DiceRolled": (),
     "SecretRevealed": (),
+    "RecordSealed": (),  # applied as the act it holds (``sealed.kind_of``)
     # the RePh sequence (state events)
     "TableRolled": (Sequence._on_table_rolled, Tables._on_table_rolled),  # in a RePh step
     "CGDateReady": (Agreement._on_ready, Sequence._on_step),

@@ -63,9 +63,8 @@ class Rolls(Core):
         its secret part (``None`` for a public roll) and the table's result.
         ``purpose``: the roll's public purpose, if it must not name the table
         (a roll for a secret purchase)."""
-        if secret:
-            self.define_all_tables(ctx)
-        self._define_table(ctx, table)
+        if not secret:
+            self._define_table(ctx, table)
         if purpose is None:
             purpose = f"{table.id} {table.title}"
         purpose = purpose[:MAX_PURPOSE]
@@ -73,7 +72,7 @@ class Rolls(Core):
         rolled = sec["dice"] if sec is not None else pub["dice"]
         result = tablebook.resolve(table, rolled, drm, inputs)
         if secret:
-            self.note_roll(table=tablebook.table_ref(table), inputs=dict(inputs), **result)
+            self.note_table(table, inputs=dict(inputs), **result)
         return pub, sec, result
 
     def table(self, table_id: str) -> tablebook.Table:
@@ -92,10 +91,7 @@ class Rolls(Core):
         for table in tables:
             self._define_table(ctx, table)
 
-    def define_all_tables(self, ctx: Ctx) -> None:
-        raise NotImplementedError  # sealing.Sealing
-
-    def note_roll(self, **what: Any) -> None:
+    def note_table(self, table: tablebook.Table, **what: Any) -> None:
         raise NotImplementedError  # sealing.Sealing
 
     def _define_table(self, ctx: Ctx, table: tablebook.Table) -> None:

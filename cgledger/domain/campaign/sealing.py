@@ -15,9 +15,10 @@ completes the step without sealing one of them gets an empty record of it
 (``seal_passed``), recorded before the command that passes the step draws a
 die or appends, so buying nothing looks like buying something.
 
-The first sealed record of a campaign is preceded by the definition of every
-table of the ruleset not yet in the log, so no later secret roll shows by a
-first ``TableDefined`` which table it read.
+A sealed roll on a table whose definition is not yet in the log carries the
+definition in the record's secret part (``tables``, by content hash) instead
+of a public ``TableDefined``, which would name the table; once revealed, the
+roll audits against it as any roll audits against its ``TableDefined``.
 
 Slice: ``sealed_steps`` (per side, per RePh step of the current RePh, the
 sealed acts recorded in it; reset when a CG Date begins or a scenario ends).
@@ -55,6 +56,7 @@ class Seal:
     after_undo: Any
     dice: Iterator[int]
     rolls: list[dict[str, Any]] = field(default_factory=list)
+    tables: dict[str, Any] = field(default_factory=dict)
 
     def public(self) -> dict[str, Any]:
         """The record's public ``roll``: the same keys whatever it holds."""
@@ -84,7 +86,6 @@ class Sealing(Sequence, Rolls):
         append (once per command; a second call keeps the first seal)."""
         if self._seal is not None:
             return
-        self.define_all_tables(ctx)
         index = self.roll_count
         if self.committed - (index + 1) < dice.LOW_WATER:
             self._publish_batch(ctx)
@@ -126,18 +127,27 @@ class Sealing(Sequence, Rolls):
         if seal is not None and seal.rolls:
             seal.rolls[-1].update(what)
 
-    def define_all_tables(self, ctx: Ctx) -> None:
-        """Every table of the ruleset in the log before the first sealed
-        record, so that no secret roll names its table by a first definition."""
-        tables = self.ruleset.tables
-        if len(self.recorded_tables()) < len(tables):
-            self.define_tables(ctx, [tables[t] for t in sorted(tables)])
+    def note_table(self, table: tablebook.Table, **what: Any) -> None:
+        """The last sealed roll was read on ``table``: its reference, and its
+        definition in the record if the log has none yet."""
+        ref = tablebook.table_ref(table)
+        seal = self._seal
+        if seal is not None and ref["hash"] not in self.recorded_tables():
+            seal.tables.setdefault(ref["hash"], tablebook.definition(table))
+        self.note_roll(table=ref, **what)
 
     def seal_record(
-        self, ctx: Ctx, kind: str, payload: dict[str, Any], values: dict[str, Any], owner: str
+        self,
+        ctx: Ctx,
+        kind: str,
+        payload: dict[str, Any],
+        values: dict[str, Any],
+        owner: str,
+        *,
+        main: bool = True,
     ) -> dict[str, Any]:
-        """Append an act as one sealed record (DESIGN §2a) and close the seal."""
-        self.define_all_tables(ctx)
+        """Append an act as one sealed record (DESIGN §2a) and close the seal;
+        ``main``: the command's own act (it carries the Idempotency-Key)."""
         seal = self._seal
         self.__dict__["_seal"] = None
         inner = {k: v for k, v in payload.items() if k not in ("roll", "owner")}
@@ -150,6 +160,8 @@ class Sealing(Sequence, Rolls):
         if seal is not None:
             secret["client_nonce"] = seal.client_nonce
             secret["nonce_source"] = seal.nonce_source
+            if seal.tables:
+                secret["tables"] = seal.tables
         side = str(payload.get("side", owner))
         step = payload.get("step")
         if step is None and side in self.sides:
@@ -157,7 +169,7 @@ class Sealing(Sequence, Rolls):
         public = sealbook.public_payload(
             owner, side, self.cg_date, step, None if seal is None else seal.public()
         )
-        return self._emit(ctx, sealbook.SEALED, public, secret, main=True)
+        return self._emit(ctx, sealbook.SEALED, public, secret, main=main)
 
     def close_public(self) -> None:
         """A public act appends no seal: one left open is a bug, never a secret."""
@@ -186,7 +198,7 @@ class Sealing(Sequence, Rolls):
                 if act.draws:
                     self.open_seal(ctx, None)
                 payload = self.rule_payload(side, step.id)
-                self.seal_record(ctx, kind, payload, dict(act.empty), side)
+                self.seal_record(ctx, kind, payload, dict(act.empty), side, main=False)
 
     def sealed_in(self, side: str, step: str) -> list[str]:
         """The acts ``side`` sealed in RePh ``step`` of the current RePh."""
@@ -220,8 +232,3 @@ class Sealing(Sequence, Rolls):
     def _on_reph_reset(self, e: Applied) -> None:
         del e
         self.sealed_steps = {}
-
-
-def table_note(table: tablebook.Table, result: dict[str, Any]) -> dict[str, Any]:
-    """What a sealed table roll records besides its dice."""
-    return {"table": tablebook.table_ref(table), **result}

@@ -57,15 +57,14 @@ class Tables(Sequence, Rolls):
                 field="secret",
                 rule=lasting[0].rule,
             )
-        if hidden:
-            self.define_all_tables(ctx)
-        self._define_table(ctx, table)
+        if not hidden:
+            self._define_table(ctx, table)
         purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
         pub, sec = self._draw(ctx, table.dice, purpose, secret=hidden, client_nonce=client_nonce)
         rolled = sec["dice"] if sec is not None else pub["dice"]
         result = tablebook.read(table, rolled, prepared)
         if hidden:
-            self.note_roll(table=tablebook.table_ref(table), inputs=dict(inputs), **result)
+            self.note_table(table, inputs=dict(inputs), **result)
         payload = {
             "side": ctx.actor,
             "cg_date": self.cg_date,

@@ -193,7 +193,7 @@ class Determining:
                     purpose=f"{table.id} {table.title}: {need.label}",
                 )
                 values = self._written(need, table, row, result)
-                engine.note_roll(**values)
+                engine.note_roll(**{k: v for k, v in values.items() if k != "table"})
                 record_result(row, 0, values)
         payload = engine.rule_payload(side, step)
         return engine.append(ctx, SEALED_KIND, payload, {}, owner=side)
