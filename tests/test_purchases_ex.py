@@ -141,19 +141,47 @@ def _buy(c: Campaign, rng: random.Random, side: str, *rgs: str, secret: bool = F
 
 
 def _determine(
-    c: Campaign, rng: random.Random, side: str, seq: int, item: int, want: int, *, dr: bool
-) -> dict[str, Any]:
-    """Make the next roll the RG needs, steered to ``want`` (its Original)."""
+    c: Campaign, rng: random.Random, side: str, seq: int, item: int, *wants: tuple[int, int]
+) -> list[dict[str, Any]]:
+    """Make the rolls RG ``item`` of purchase ``seq`` needs now, steered: each
+    of ``wants`` is (dice, Original) in the order they are made. A roll on a
+    public table for a public RG is an event of its own (one ``want``); the
+    hidden ones of the RG (a Secret DR, or any for a secret purchase) are made
+    together in one sealed record from one dice stream (DESIGN §2a), steered by
+    the stream's nonce. Returns each roll as recorded."""
     row = next(r for r in c.rules["record"][side] if (r["seq"], r["item"]) == (seq, item))
     table = c.table(_next_need(c, side, row).table)
-    # A Secret roll, or one for a secret purchase, does not name its table.
-    hidden = row["secret"] or table.secret
-    purpose = "kgp:8.620 RG determination" if hidden else f"{table.id} {table.title}"
-    nonce = _nonce(c, side, purpose, 1 if dr else 2, want)
+    if not (row["secret"] or table.secret):
+        ((count, want),) = wants
+        nonce = _nonce(c, side, f"{table.id} {table.title}", count, want)
+    else:
+        nonce = _stream_nonce(c, side, list(wants))
     body = DeterminationCreate(for_purchase=seq, item=item, client_nonce=nonce)
-    at = c.perform(_ctx(side, rng), "rg-determinations", body)
-    record = c.record(at)
-    return {**record["payload"], **(record["secret"] or {})}
+    record = c.record(c.perform(_ctx(side, rng), "rg-determinations", body))
+    if record["type"] != "RecordSealed":
+        return [{**record["payload"], **(record["secret"] or {})}]
+    rolls: list[dict[str, Any]] = record["secret"]["rolls"]
+    assert len(rolls) == len(wants), rolls
+    return rolls
+
+
+def _stream_nonce(c: Campaign, actor: str, wants: list[tuple[int, int]]) -> str:
+    """A client_nonce whose dice stream (cgledger-dice/2) gives each of
+    ``wants`` (dice, total) in turn."""
+    index = c.roll_count
+    seed = c.seed(index, SEALER)
+    n_dice = sum(count for count, _ in wants)
+    for n in range(200_000):
+        got = dice.sealed_dice(
+            seed, campaign=c.cid, index=index, client_nonce=str(n), side=actor, n=n_dice
+        )
+        at, fits = 0, True
+        for count, want in wants:
+            fits = fits and sum(got[at : at + count]) == want
+            at += count
+        if fits:
+            return str(n)
+    raise AssertionError(f"no nonce gives {wants}")
 
 
 def _next_need(c: Campaign, side: str, row: dict[str, Any]) -> Any:
@@ -185,25 +213,27 @@ def test_8_6205_ex_strength_sw_and_equipment_of_four_german_rg() -> None:
     seq = _buy(c, rng, "German", "I2", "I2", "V2", "HW2", "O3")
     # The Pz IV Sect is a "V"-type RG: -1 (8.6201) as well, so Original 7 makes Final 8.
     finals = {0: (10, 12), 1: (4, 6), 2: (7, 8), 3: (11, 13)}
+    # The Depleted SS Inf Pltn (item 0) then makes one Secret dr per SW (two
+    # LMG, one PSK), received on an Original dr ≤ 4: 6 and 4, then 3. The
+    # Depleted HW Pltn (item 3) makes a dr per piece of Equipment (8.6205): 2, 5, 1.
+    # Each RG's Secret rolls are one sealed record, in the order they are made.
+    after = {0: [(1, 6), (1, 4), (1, 3)], 3: [(1, 2), (1, 5), (1, 1)]}
     for item, (original, final) in finals.items():
-        got = _determine(c, rng, "German", seq, item, original, dr=False)
-        assert got["rule"] == "kgp:8.6201"
-        assert {d["id"]: d["value"] for d in got["drm"]}["days-after-dec-19"] == 2
-        assert ("v-or-g" in [d["id"] for d in got["drm"]]) == (item == 2)
-        assert (got["original"], got["final"]) == (original, final)
+        got = _determine(c, rng, "German", seq, item, (2, original), *after.get(item, []))
+        assert got[0]["rule"] == "kgp:8.6201"
+        assert {d["id"]: d["value"] for d in got[0]["drm"]}["days-after-dec-19"] == 2
+        assert ("v-or-g" in [d["id"] for d in got[0]["drm"]]) == (item == 2)
+        assert (got[0]["original"], got[0]["final"]) == (original, final)
+        if item == 0:
+            assert [r["rule"] for r in got[1:]] == ["kgp:8.6204"] * 3
+            assert [r["original"] for r in got[1:]] == [6, 4, 3]
+        if item == 3:
+            assert [r["rule"] for r in got[1:]] == ["kgp:8.6205"] * 3
     assert [_row(c, "German", seq, i)["strength"] for i in range(4)] == ["D", "F", "F", "D"]
     oba = _row(c, "German", seq, 4)
     assert oba["strength"] is None
     assert oba["needs"] == []
     assert oba["rolls"] == []
-    # The Depleted SS Inf Pltn: one Secret dr per SW, received on an Original dr ≤ 4.
-    depleted = _row(c, "German", seq, 0)
-    assert depleted["needs"][0].startswith("8.6204")
-    assert len(depleted["needs"]) == 3  # one per SW: two LMG, one PSK
-    for want in (6, 4, 3):
-        got = _determine(c, rng, "German", seq, 0, want, dr=True)
-        assert got["rule"] == "kgp:8.6204"
-        assert got["original"] == want
     depleted = _row(c, "German", seq, 0)
     assert depleted["sw"] == [
         {"name": "LMG", "received": False},
@@ -216,12 +246,6 @@ def test_8_6205_ex_strength_sw_and_equipment_of_four_german_rg() -> None:
     assert full["sw"] == [{"name": n, "received": True} for n in ("LMG", "LMG", "PSK")]
     assert full["units"] == 3
     assert full["needs"] == []
-    # The Depleted HW Pltn: a dr per piece of Equipment (8.6205).
-    hw = _row(c, "German", seq, 3)
-    assert len(hw["rolls"]) == 1
-    assert hw["needs"][0].startswith("8.6205")
-    for want in (2, 5, 1):
-        _determine(c, rng, "German", seq, 3, want, dr=True)
     hw = _row(c, "German", seq, 3)
     assert [p["received"] for p in hw["equipment"]] == [True, False, True]
     assert all(_row(c, "German", seq, i)["needs"] == [] for i in range(5))
@@ -257,7 +281,7 @@ def test_8_620_waits_for_every_roll_and_refuses_the_wrong_table() -> None:
     with pytest.raises(InvalidInput, match="no RG on its RG Purchase Record"):
         c.perform(_ctx("US", rng), "rg-determinations", DeterminationCreate(for_purchase=seq))
     assert c.version == version
-    _determine(c, rng, "German", seq, 0, 5, dr=False)  # Full: no SW dr
+    _determine(c, rng, "German", seq, 0, (2, 5))  # Full: no SW dr
     c.advance(_ctx("German", rng), "German", "8.621")
 
 
@@ -268,14 +292,14 @@ def test_8_6202_ex_quality_and_the_elite_leader_drm() -> None:
     rng = random.Random(8_6202)
     c = _campaign(rng, German=10, US=60)
     seq = _buy(c, rng, "US", "I1", "I6")
-    got = _determine(c, rng, "US", seq, 0, 5, dr=True)
+    (got,) = _determine(c, rng, "US", seq, 0, (1, 5))
     assert (got["rule"], got["final"]) == ("kgp:8.6202", 5)
     assert _row(c, "US", seq, 0)["quality"].startswith("2nd Line")
-    got = _determine(c, rng, "US", seq, 1, 2, dr=True)
+    (got,) = _determine(c, rng, "US", seq, 1, (1, 2))
     assert [d["id"] for d in got["drm"]] == ["armd"]
     assert got["final"] == 1
     assert _row(c, "US", seq, 1)["quality"].startswith("Elite")
-    got = _determine(c, rng, "US", seq, 1, 7, dr=False)
+    (got,) = _determine(c, rng, "US", seq, 1, (2, 7))
     assert got["rule"] == "kgp:8.6206-us"
     assert "all-elite" in [d["id"] for d in got["drm"]]
     assert got["final"] == 6
@@ -286,18 +310,19 @@ def test_8_6203_med_tank_models_then_the_armor_leader() -> None:
     rng = random.Random(8_6203)
     c = _campaign(rng, German=10, US=60)
     seq = _buy(c, rng, "US", "V3")
-    got = _determine(c, rng, "US", seq, 0, 7, dr=False)
+    (got,) = _determine(c, rng, "US", seq, 0, (2, 7))
     assert got["rule"] == "kgp:8.6203-I"
     assert got["outcome"]["text"] == "M4A1 x5"
-    got = _determine(c, rng, "US", seq, 0, 3, dr=False)
+    (got,) = _determine(c, rng, "US", seq, 0, (2, 3))
     assert got["rule"] == "kgp:8.6206-armor"
     row = _row(c, "US", seq, 0)
     assert (row["models"], row["leader"], row["needs"]) == ("M4A1 x5", "9-2", [])
 
 
 def test_a_secret_purchase_rolls_without_naming_its_table() -> None:
-    """The rolls of a secret purchase name neither table nor purchase in
-    public, and the first one defines every determination table at once."""
+    """The rolls of a secret purchase are one sealed record (DESIGN §2a): its
+    public part names neither table, purchase nor count of dice, no table is
+    defined in public, and the record carries the definitions of its tables."""
     rng = random.Random(7)
     c = _campaign(rng, German=60, US=10)
     seq = _buy(c, rng, "German", "HW2", secret=True)
@@ -305,15 +330,23 @@ def test_a_secret_purchase_rolls_without_naming_its_table() -> None:
     at = c.perform(_ctx("German", rng), "rg-determinations", DeterminationCreate(for_purchase=seq))
     record = c.record(at)
     public = record["payload"]
-    assert public["rule"] == "kgp:8.620"
-    assert "table" not in public
-    assert "for_purchase" not in public
+    assert record["type"] == "RecordSealed"
+    assert set(public) == {"protocol", "owner", "side", "cg_date", "step", "roll"}
+    assert set(public["roll"]) == {
+        "index",
+        "commitment",
+        "side",
+        "secret",
+        "protocol",
+        "after_undo",
+    }
     assert "8.6201" not in str(public)
-    assert public["roll"]["purpose"] == "kgp:8.620 RG determination"
-    assert record["secret"]["rule"] == "kgp:8.6201"
-    assert record["secret"]["for_purchase"] == seq
-    defined = set(c.recorded_tables()) - before
-    assert len(defined) == len(KGP.rules.purchases.tables)
+    secret = record["secret"]
+    assert secret["kind"] == "RGDetermined"
+    assert secret["rolls"][0]["rule"] == "kgp:8.6201"
+    assert secret["rolls"][0]["for_purchase"] == seq
+    assert set(c.recorded_tables()) == before
+    assert secret["rolls"][0]["table"]["hash"] in secret["tables"]
 
 
 def test_8_621_ex_thirty_fpp() -> None:
@@ -427,35 +460,19 @@ def test_9_6182_ex_the_star_dr_then_the_depleted_drs() -> None:
         "rg-purchases",
         RGPurchaseCreate(rgs=[RGItem(rg="I1(X)")], secret=False),
     )
-    got = _determine_abtf(c, rng, at, 12)  # 9.6181: Final ≥ 10 is Depleted
-    assert got["rule"] == "abtf:9.6181"
+    # 9.6181's Secret DR (Final ≥ 10 is Depleted), then the "*" dr (4: a PSK), then a
+    # dr per possible SW: one sealed record, one stream.
+    rolls = _determine(c, rng, "German", at, 0, (2, 12), (1, 4), (1, 3), (1, 3))
+    assert [r["rule"] for r in rolls[:2]] == ["abtf:9.6181", "abtf:9.6182-star"]
     assert _row(c, "German", at, 0)["strength"] == "D"
-    got = _determine_abtf(c, rng, at, 4)
-    assert got["rule"] == "abtf:9.6182-star"
-    assert got["value"] == "PSK"
-    lmg = _determine_abtf(c, rng, at, 3)
-    psk = _determine_abtf(c, rng, at, 3)
+    assert rolls[1]["value"] == "PSK"
+    lmg, psk = rolls[2:]
     assert (lmg["inputs"]["sw"], lmg["outcome"]["band"]) == ("LMG", 0)
     assert (psk["inputs"]["sw"], psk["outcome"]["band"]) == ("PSK", 1)
     assert _row(c, "German", at, 0)["sw"] == [
         {"name": "LMG", "received": True},
         {"name": "PSK", "received": False},
     ]
-
-
-def _determine_abtf(c: Campaign, rng: random.Random, seq: int, want: int) -> dict[str, Any]:
-    row = next(r for r in c.rules["record"]["German"] if r["seq"] == seq)
-    need = _next_need(c, "German", row)
-    table = c.table(need.table)
-    purpose = "abtf:9.618 RG determination" if table.secret else f"{table.id} {table.title}"
-    nonce = _nonce(c, "German", purpose, table.dice, want)
-    at = c.perform(
-        _ctx("German", rng),
-        "rg-determinations",
-        DeterminationCreate(for_purchase=seq, client_nonce=nonce),
-    )
-    record = c.record(at)
-    return {**record["payload"], **(record["secret"] or {})}
 
 
 def test_8_6196_ex_six_ss_inf_pltn_in_cg_ii() -> None:
@@ -540,9 +557,8 @@ def test_8_6205_exc_a_hw_pltn_always_receives_two_pieces() -> None:
     rng = random.Random(8_62050)
     c = _campaign(rng, German=60, US=10)
     seq = _buy(c, rng, "German", "HW2")
-    _determine(c, rng, "German", seq, 0, 12, dr=False)  # Depleted
-    for want in (5, 6, 1):
-        _determine(c, rng, "German", seq, 0, want, dr=True)
+    # Depleted, then a Secret dr per piece of Equipment, in the same record.
+    _determine(c, rng, "German", seq, 0, (2, 12), (1, 5), (1, 6), (1, 1))
     row = _row(c, "German", seq, 0)
     assert [p["received"] for p in row["equipment"]] == [False, False, True]
     assert row["note"].startswith("8.6205 EXC: each HW Pltn will always receive ≥ two")

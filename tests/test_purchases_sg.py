@@ -93,7 +93,9 @@ def test_3_4_to_3_7_rolls_each_in_its_step(client: TestClient) -> None:
     )
     assert "cannot act in 3.6" in early["detail"]
     armor = created(game.post("American", "/rg-determinations", {"for_purchase": seq, "item": 0}))
-    assert armor["event"]["payload"]["rule"] == "sg:3.4"
+    # A secret purchase's rolls are one sealed record (DESIGN §2a), its table in its secret part.
+    assert armor["event"]["type"] == "RecordSealed"
+    assert [r["rule"] for r in armor["event"]["secret"]["rolls"]] == ["sg:3.4"]
     _walk(game, "3.6")
     for item in (0, 1):
         created(game.post("American", "/rg-determinations", {"for_purchase": seq, "item": item}))

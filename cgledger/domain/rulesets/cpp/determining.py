@@ -66,19 +66,22 @@ class Determining:
         """8.620 (9.618): the next roll an RG on the record needs, or the one
         on ``body.table``; its DRMs from the RG's record; its result fills the
         row. A roll the RG does not need is refused (409), nothing appended.
-        A hidden roll (``secret``, or one for a secret RG or on a Secret table)
-        is made with every other hidden roll of the step, in one sealed record."""
+        A hidden roll (one for a secret RG or on a Secret table) is made in one
+        sealed record with the other hidden rolls the request covers: those of
+        the RG named, or of the purchase named, or with ``secret`` alone every
+        one the side's RG need in the step."""
         rules = self.purchases
         side = engine.require_side(ctx, body.side)
         chart = self.chart(engine, side)
         if body.secret:
-            if body.for_purchase is not None or body.item is not None or body.table is not None:
+            if body.table is not None or body.drm:
                 raise InvalidInput(
-                    f"{rules.determine}: a sealed batch rolls every hidden roll the step needs; "
-                    "name none (per-roll DRMs go in 'stated')",
-                    field="secret",
+                    f"{rules.determine}: a sealed batch rolls every secret roll it covers, in "
+                    "order; name no table, and give per-roll DRMs in 'stated'",
+                    field="table" if body.table is not None else "drm",
                 )
-            return self._determine_sealed(engine, ctx, side, chart, body)
+            if body.for_purchase is None:
+                return self._determine_sealed(engine, ctx, side, chart, body)
         row = self._row_for(engine, side, chart, body.for_purchase, body.item)
         entry = book.find_entry(chart, row["rg"])
         if entry is None:
@@ -116,8 +119,22 @@ class Determining:
                     field="secret",
                 )
             stated = [] if not body.drm else [_Stated(row["seq"], row["item"], need, body.drm)]
+            scope = (row["seq"], body.item)  # the purchase, or one RG of it if named
             return self._determine_sealed(
-                engine, ctx, side, chart, body, step=need.step or rules.determine, stated=stated
+                engine,
+                ctx,
+                side,
+                chart,
+                body,
+                step=need.step or rules.determine,
+                stated=stated,
+                scope=scope,
+            )
+        if body.secret:
+            raise InvalidInput(
+                f"{rules.determine}: {what}'s roll on {need.table} is public (a public purchase, "
+                "on a table the rules do not make secret); leave secret out",
+                field="secret",
             )
         engine.check_step_order(
             side, need.step or rules.determine, ruling=ctx.actor == REFEREE, ctx=ctx
@@ -147,10 +164,14 @@ class Determining:
         *,
         step: str | None = None,
         stated: Sequence[_Stated] = (),
+        scope: tuple[int, int | None] | None = None,
     ) -> int:
         """One sealed record of every hidden roll ``side``'s RG of the CG Date
         need in ``step`` (default: its first determination step from its
-        current one that it has not sealed yet), each read as it is made."""
+        current one that it has not sealed yet), each read as it is made;
+        ``scope``: only those of one purchase (the seq), or of one RG of it
+        (seq and item). Each request is one record: a side that wants the
+        opponent unable to count its RG sends one for all (``secret`` alone)."""
         rules = self.purchases
         step = step or self._batch_step(engine, side, chart)
         if SEALED_KIND in engine.sealed_in(side, step) and not self._pending_hidden(
@@ -161,13 +182,14 @@ class Determining:
                 "sealed already and no RG needs another",
                 rule=step,
             )
-        engine.check_step_order(side, step, ruling=ctx.actor == REFEREE, ctx=ctx)
         stated = [*stated, *(_Stated.of(s) for s in body.stated)]
+        self._check_stated(engine, ctx, side, chart, stated)  # refused before anything is drawn
+        engine.check_step_order(side, step, ruling=ctx.actor == REFEREE, ctx=ctx)
         engine.open_seal(ctx, body.client_nonce)
         rows = copy.deepcopy(engine.rules.get("record", {}).get(side, []))
         for row in rows:
             entry = book.find_entry(chart, row["rg"])
-            if row["cg_date"] != engine.cg_date or entry is None:
+            if row["cg_date"] != engine.cg_date or entry is None or not _within(row, scope):
                 continue
             what = f"RG {row['rg']} (event {row['seq']}, item {row['item']})"
             while True:
@@ -214,6 +236,34 @@ class Determining:
             "rolls are not sealed yet",
             rule=rule,
         )
+
+    def _check_stated(
+        self,
+        engine: Engine,
+        ctx: Ctx,
+        side: str,
+        chart: Sequence[Mapping[str, Any]],
+        stated: Sequence[_Stated],
+    ) -> None:
+        """Each DRM stated for a roll of a batch, checked against every roll of
+        that RG on that table (a refusal names it, and nothing is appended)."""
+        rules = self.purchases
+        rows = engine.rules.get("record", {}).get(side, [])
+        for given in stated:
+            row = next((r for r in rows if given.names(r)), None)
+            entry = None if row is None else book.find_entry(chart, row["rg"])
+            if row is None or entry is None or rules.needs is None:
+                raise InvalidInput(
+                    f"{rules.record}: {side} has no RG on its RG Purchase Record from event "
+                    f"{given.seq}, item {given.item}",
+                    field="stated",
+                )
+            what = f"RG {row['rg']} (event {row['seq']}, item {row['item']})"
+            for need in rules.needs(side, entry, row):
+                if given.matches(row, need):
+                    table = engine.table(need.table)
+                    requests = self._requests(engine, ctx, table, need, given.drm, what)
+                    tablebook.prepare(table, requests, dict(need.inputs))
 
     # -------------------------------------------------------------- shared
 
@@ -358,6 +408,13 @@ class Determining:
         return out
 
 
+def _within(row: book.Row, scope: tuple[int, int | None] | None) -> bool:
+    if scope is None:
+        return True
+    seq, item = scope
+    return bool(row["seq"] == seq and (item is None or row["item"] == item))
+
+
 class _Stated:
     """DRMs the roller states for one roll of a sealed batch."""
 
@@ -369,9 +426,8 @@ class _Stated:
     def of(cls, given: Any) -> _Stated:
         return cls(given.for_purchase, given.item, given.table, given.drm)
 
+    def names(self, row: book.Row) -> bool:
+        return bool(self.seq == row["seq"] and self.item == row["item"])
+
     def matches(self, row: book.Row, need: book.Need) -> bool:
-        return (
-            self.seq == row["seq"]
-            and self.item == row["item"]
-            and (self.table is None or self.table == need.table)
-        )
+        return self.names(row) and (self.table is None or self.table == need.table)
