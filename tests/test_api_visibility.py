@@ -146,14 +146,16 @@ def german_refit(
             body["secret"] = False
         walk.rg = created(kgp.post("German", "/rg-purchases", body))
         # 8.620: the I1 needs its strength DR (8.6201), three SW drs if Depleted
-        # (8.6204) and its leader DR (8.6206): one POST each, until none is needed.
+        # (8.6204) and its leader DR (8.6206), all Secret: one POST makes them
+        # all, in one sealed record (DESIGN §2a); the next finds nothing to roll.
         for _ in range(10):
             r = kgp.post("German", "/rg-determinations", {})
             if r.status_code == 409:
                 assert "needs a roll" in r.json()["detail"], r.text
                 break
             walk.determinations.append(created(r))
-        assert len(walk.determinations) in (2, 5), walk.determinations
+        assert len(walk.determinations) == 1, walk.determinations
+        assert len(walk.determinations[0]["event"]["secret"]["rolls"]) in (2, 5)
     if recon:
         walk.recon = created(kgp.post("German", "/recon", {"cpp": 2}))
     return walk
@@ -186,10 +188,32 @@ def german_secrets(kgp: Game, walk: Refit) -> Secrets:
         rolled[index] = view["dice"]
     items, _ = events(kgp, "German")
     salts = {e["seq"]: e["secret"]["salt"] for e in items if e["secret"] is not None}
-    assert sorted(salts) == sorted(walk.secret_seqs)
+    # Besides its own secret acts, the German's RePh steps it passed without
+    # one have their empty sealed records (DESIGN §4).
+    assert set(walk.secret_seqs) <= set(salts)
+    for e in items:
+        if e["secret"] is not None and e["seq"] not in walk.secret_seqs:
+            assert e["type"] == "RecordSealed", e
+            assert e["secret"]["rolls"] == [], e
     assert walk.repl is not None
     repl_secret = next(e["secret"] for e in items if e["seq"] == walk.repl["seq"])
     return Secrets(seeds, rolled, salts, repl_secret["repl"], repl_secret["dr"])
+
+
+def reveal_empty_purchases(kgp: Game, cg_date: str) -> None:
+    """The German reveals its empty sealed RG purchase of ``cg_date``: it shows
+    that it bought nothing in secret (DESIGN §4)."""
+    german, _ = events(kgp, "German")
+    (empty,) = [
+        e["seq"]
+        for e in german
+        if e["type"] == "RecordSealed"
+        and e["secret"] is not None
+        and e["secret"]["kind"] == "RGPurchased"
+        and e["secret"]["rgs"] == []
+        and e["payload"]["cg_date"] == cg_date
+    ]
+    ok(kgp.post("German", f"/events/{empty}/reveal"))
 
 
 def assert_no_leak(label: str, text: str, secrets: Secrets) -> None:
@@ -267,8 +291,9 @@ def test_german_secrets_reach_the_us_through_no_endpoint(kgp: Game) -> None:
     r = kgp.get("US", "/rg-record?side=German")
     record = ok(r)
     texts.append(("US GET /rg-record?side=German", r.text))
-    assert [row["seq"] for row in record["rows"]] == [walk.rg["seq"]]
-    assert all(row.get("rolls") in (None, []) for row in record["rows"]), record
+    # One stub per sealed purchase: the I1's, and the empty one of 19 AM (DESIGN §4).
+    assert walk.rg["seq"] in [row["seq"] for row in record["rows"]]
+    assert all(row.get("redacted") for row in record["rows"]), record
 
     # Errors: revealing, reading or acting for the German.
     for index in walk.roll_indices:
@@ -316,6 +341,8 @@ def test_us_sees_as_many_events_and_rolls_as_the_referee(kgp: Game) -> None:
             if mine["seq"] in walk.secret_seqs:
                 assert mine["secret"] is None
                 assert full["secret"] is not None
+            elif full["secret"] is not None and full["payload"].get("owner") == "German":
+                assert mine["secret"] is None  # an empty sealed record of the German's
             else:
                 assert mine["secret"] == full["secret"]
         # each page's version matches the log
@@ -331,14 +358,16 @@ def test_us_sees_as_many_events_and_rolls_as_the_referee(kgp: Game) -> None:
     report_us = verify_bytes(r_us.content)
     report_ref = verify_bytes(r_ref.content)
     assert report_us.events == report_ref.events == version
-    assert report_us.rolls == report_ref.rolls == len(walk.roll_indices)
+    # Every sealed record of a determination step takes a roll index, empty or not.
+    assert report_us.rolls == report_ref.rolls == ok(kgp.get("referee"))["rolls"]
+    assert set(walk.roll_indices) <= set(range(report_us.rolls))
 
     # Roll counts and every roll index answer the U.S. as they answer the referee.
     camp_us = ok(kgp.get("US"))
     camp_ref = ok(kgp.get("referee"))
     for key in ("version", "rolls", "head", "cg_date"):
         assert camp_us[key] == camp_ref[key], key
-    assert camp_us["rolls"] == len(walk.roll_indices)
+    assert camp_us["rolls"] >= len(walk.roll_indices)
     for index in range(camp_us["rolls"]):
         assert kgp.get("US", f"/rolls/{index}").status_code == 200
     assert_problem(kgp.get("US", f"/rolls/{camp_us['rolls']}"), 404)
@@ -368,15 +397,12 @@ def test_owner_and_referee_see_dice_and_seed_of_unrevealed_secret_roll(kgp: Game
         assert len(view["dice"]) == 2
         seed = bytes.fromhex(view["seed"])
         assert dice.commitment(kgp.id, index, seed) == view["commitment"]
+        # A Secret roll is a sealed record (cgledger-dice/2): its dice lead its stream.
+        assert view["protocol"] == dice.SEALED
+        assert view["purpose"] == "ambush DR"
         assert (
-            dice.roll(
-                seed,
-                campaign=kgp.id,
-                index=index,
-                client_nonce="nonce-7",
-                dice=2,
-                purpose="ambush DR",
-                side="German",
+            dice.sealed_dice(
+                seed, campaign=kgp.id, index=index, client_nonce="nonce-7", side="German", n=2
             )
             == view["dice"]
         )
@@ -392,7 +418,7 @@ def test_owner_and_referee_see_dice_and_seed_of_unrevealed_secret_roll(kgp: Game
     assert published[0] < posted["seq"]
     # The referee's event view carries the dice, but the seed is not in the log yet.
     roll_event = next(e for e in items if e["seq"] == posted["seq"])
-    assert roll_event["secret"]["dice"] == posted["dice"]
+    assert roll_event["secret"]["rolls"][0]["dice"] == posted["dice"]
     r, _, _ = export(kgp, "referee")
     assert posted["seed"] not in r.text, "an unrevealed seed must not be in the event log"
 
@@ -432,25 +458,26 @@ def test_reveal_by_owner_or_referee_lets_us_verify(kgp: Game) -> None:
         seed = bytes.fromhex(view["seed"])
         assert dice.commitment(kgp.id, index, seed) == view["commitment"]
         assert (
-            dice.roll(
+            dice.sealed_dice(
                 seed,
                 campaign=kgp.id,
                 index=index,
                 client_nonce=view["client_nonce"],
-                dice=view["count"],
-                purpose=view["purpose"],
                 side=view["side"],
+                n=view["count"],
             )
             == view["dice"]
         )
         # The log shows the U.S. the roll's secret part and the reveal event.
         items, _ = events(kgp, "US")
         by_seq = {e["seq"]: e for e in items}
-        assert by_seq[posted["seq"]]["secret"]["dice"] == posted["dice"]
+        assert by_seq[posted["seq"]]["secret"]["rolls"][0]["dice"] == posted["dice"]
         reveal_event = by_seq[v0 + 1]
         assert reveal_event["type"] == "SecretRevealed"
         assert reveal_event["actor"] == revealer
         assert reveal_event["payload"]["seed"] == posted["seed"]
+        assert reveal_event["payload"]["client_nonce"] == f"n-{revealer}"
+        assert reveal_event["payload"]["sealed"] == by_seq[posted["seq"]]["secret"]
 
     # Both revealed rolls recompute in the U.S. export (cgledger verify).
     r, _, _ = export(kgp, "US")
@@ -526,9 +553,10 @@ def test_secret_rg_purchase_hidden_until_revealed(kgp: Game) -> None:
 
     items, _ = events(kgp, "US")
     stub = next(e for e in items if e["seq"] == seq)
-    assert stub["type"] == "RGPurchased"
+    assert stub["type"] == "RecordSealed"
     assert stub["secret"] is None
     assert stub["secret_digest"]
+    assert set(stub["payload"]) == {"protocol", "owner", "side", "cg_date", "step"}
     assert "rg" not in stub["payload"]
     assert "cpp" not in stub["payload"]
     assert salt not in json.dumps(items)
@@ -572,11 +600,18 @@ def test_public_rg_purchase_is_visible_at_once(kgp: Game) -> None:
     assert event["secret_digest"] == ""
     line = roster_line(kgp, "US", "19 PM")
     assert [(p["rg"], p["cpp"]) for p in line["rg_purchased"]] == [("I1", 4)]
-    assert line["spent"] == 4
-    assert "rg_purchased" not in line["hidden"]
-    assert "spent" not in line["hidden"]
     # Nothing to reveal.
     assert_problem(kgp.post("German", f"/events/{seq}/reveal"), 409)
+    # The German passed 8.619 with its empty sealed purchase (DESIGN §4): the
+    # U.S. cannot tell it from a secret one, so Spent stays hidden until the
+    # German shows that it bought nothing in secret.
+    assert line["spent"] is None
+    assert "spent" in line["hidden"]
+    reveal_empty_purchases(kgp, "19 PM")
+    line = roster_line(kgp, "US", "19 PM")
+    assert line["spent"] == 4
+    assert "spent" not in line["hidden"]
+    assert "rg_purchased" not in line["hidden"]
 
 
 # --------------------------------------------------------------------- 5. roster
@@ -612,6 +647,11 @@ def test_roster_hides_repl_until_the_replenishment_dr_is_revealed(kgp: Game) -> 
 
     line = roster_line(kgp, "US", "19 PM")
     assert line["cpp_base"] == GERMAN_BASE_19PM  # the chart is public
+    # 19 PM's Start is 19 AM's Left, hidden by the German's empty sealed purchase
+    # of 19 AM (DESIGN §4) until the German shows it.
+    assert line["start"] is None
+    reveal_empty_purchases(kgp, "19 AM")
+    line = roster_line(kgp, "US", "19 PM")
     assert line["start"] == start
     assert line["repl"] is None
     assert line["total"] is None
@@ -799,7 +839,11 @@ def test_stub_digests_cannot_be_brute_forced_without_the_salt(kgp: Game) -> None
     assert repl_stub["secret"] is None
 
     # The true values without the salt do not give the digest ...
-    unsalted = {"rgs": [BOUGHT], "secret": True}
+    german, _ = events(kgp, "German")
+    g = {e["seq"]: e for e in german}
+    rg_secret = g[walk.rg["seq"]]["secret"]
+    unsalted = {k: v for k, v in rg_secret.items() if k != "salt"}
+    assert unsalted["rgs"] == [BOUGHT]
     assert secret_digest(unsalted) != rg_stub["secret_digest"]
     # ... nor does any plausible RG purchase, even one named as the chart names it.
     prefixes = ("I", "V", "A", "G", "O", "E", "HW", "SW", "AT")
@@ -811,16 +855,16 @@ def test_stub_digests_cannot_be_brute_forced_without_the_salt(kgp: Game) -> None
     assert secret_digest(unsalted) in tried  # the true purchase is among the guesses
     assert rg_stub["secret_digest"] not in tried
     # ... nor any of the 36 DRs of the CPP Replenishment.
-    repl_tried = {
-        secret_digest({"dice": [a, b], "dr": a + b, "repl": max(0, GERMAN_BASE_19PM - a - b)})
-        for a, b in itertools.product(range(1, 7), repeat=2)
-    }
+    repl_secret = g[walk.repl["seq"]]["secret"]
+    repl_plain = {k: v for k, v in repl_secret.items() if k != "salt"}
+    repl_tried = set()
+    for a, b in itertools.product(range(1, 7), repeat=2):
+        guess = {**repl_plain, "dr": a + b, "repl": max(0, GERMAN_BASE_19PM - a - b)}
+        guess["rolls"] = [{**repl_plain["rolls"][0], "dice": [a, b]}]
+        repl_tried.add(secret_digest(guess))
     assert repl_stub["secret_digest"] not in repl_tried
 
     # With the salt that only the German (and the referee) holds, both match.
-    german, _ = events(kgp, "German")
-    g = {e["seq"]: e for e in german}
-    rg_secret = g[walk.rg["seq"]]["secret"]
     assert rg_secret["rgs"] == [BOUGHT]
     assert rg_secret["salt"]
     assert secret_digest(rg_secret) == rg_stub["secret_digest"]
