@@ -42,7 +42,8 @@ ROLES = ("US", "German", "referee")
 class Log:
     """A synthetic campaign log, each event chained as the server chains it."""
 
-    def __init__(self) -> None:
+    def __init__(self, campaign: str = CID) -> None:
+        self.cid = campaign
         self.records: list[dict[str, Any]] = []
         self.revealed: set[int] = set()
         self.rolls = 0
@@ -50,7 +51,7 @@ class Log:
             "CampaignCreated",
             "referee",
             {
-                "campaign": CID,
+                "campaign": self.cid,
                 "ruleset": "kgp",
                 "campaign_name": "CG I",
                 "protocol": dice.PROTOCOL,
@@ -62,7 +63,7 @@ class Log:
             "referee",
             {
                 "first_index": 0,
-                "commitments": [dice.commitment(CID, i, s) for i, s in enumerate(SEEDS)],
+                "commitments": [dice.commitment(self.cid, i, s) for i, s in enumerate(SEEDS)],
             },
         )
         for table in (STRENGTH, SW):
@@ -101,7 +102,7 @@ class Log:
         seed = SEEDS[index]
         got = dice.roll(
             seed,
-            campaign=CID,
+            campaign=self.cid,
             index=index,
             client_nonce=nonce,
             dice=count,
@@ -110,7 +111,7 @@ class Log:
         )
         roll = {
             "index": index,
-            "commitment": dice.commitment(CID, index, seed),
+            "commitment": dice.commitment(self.cid, index, seed),
             "side": side,
             "purpose": purpose,
             "count": count,
@@ -150,7 +151,7 @@ class Log:
             self.rolls += 1
             public["roll"] = {
                 "index": index,
-                "commitment": dice.commitment(CID, index, SEEDS[index]),
+                "commitment": dice.commitment(self.cid, index, SEEDS[index]),
                 "side": owner,
                 "secret": True,
                 "protocol": dice.SEALED,
@@ -158,7 +159,7 @@ class Log:
             }
             n = sum(count for _, _, count in rolls)
             stream = dice.sealed_dice(
-                SEEDS[index], campaign=CID, index=index, client_nonce=nonce, side=owner, n=n
+                SEEDS[index], campaign=self.cid, index=index, client_nonce=nonce, side=owner, n=n
             )
             secret.update(client_nonce=nonce, nonce_source="client")
         if forge_dice is not None:
@@ -200,7 +201,7 @@ class Log:
     def export(self, viewer: str = "US") -> bytes:
         """As the server writes it for ``viewer`` (its redaction and header)."""
         header = {
-            "campaign": CID,
+            "campaign": self.cid,
             "ruleset": "kgp",
             "campaign_name": "CG I",
             "exported_at": "2025-01-01T01:00:00Z",
