@@ -186,8 +186,14 @@ export async function verifyRoll(campaign, roll, published) {
   const n = Array.isArray(roll.dice) ? roll.dice.length : 0;
   if (n !== 1 && n !== 2) return { ok: false, problems: ["a roll has 1 or 2 dice"] };
   if (!isDice(roll.dice, n)) return { ok: false, problems: ["the dice are not 1 to 6"] };
-  const late = publishedProblem(roll, published, roll.seq);
-  if (late) problems.push(late);
+  if (published !== null && published !== undefined) {
+    if (!published.c) problems.push(`no commitment was published for index ${roll.index}`);
+    else if (published.c !== roll.commitment) {
+      problems.push(`commitment ${short(roll.commitment)} is not the one published for index ${roll.index} (${short(published.c)})`);
+    } else if (!(published.seq < roll.seq)) {
+      problems.push(`the commitment was published (event ${published.seq}) after the roll (event ${roll.seq})`);
+    }
+  }
   const opened = await commitment(campaign, roll.index, roll.seed);
   if (opened !== roll.commitment) problems.push("the seed does not open the commitment");
   const rs = await rollSeed(roll.seed, { ...roll, campaign, dice: n });
