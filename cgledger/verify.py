@@ -9,6 +9,11 @@ Needs nothing but the file: it checks that
 * every roll uses the next index, under a commitment published earlier,
 * every roll whose seed is public (a public roll, or a revealed Secret roll)
   matches its commitment and recomputes to the recorded dice,
+* every sealed record (``cgledger-dice/2``: ``RecordSealed``) has the public
+  part of every sealed record, and once revealed, its revealed part matches its
+  digest, its seed its commitment and its dice the first dice of its stream
+  (``cgledger.verify_sealed``); an export holding one names that protocol in
+  its header's ``protocols``,
 * every table definition (``TableDefined``) matches its content hash, and every
   visible table roll re-reads, from that recorded definition and its recorded
   dice, DRMs and inputs, to the recorded Original, DRMs, Final and outcome;
@@ -40,40 +45,19 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
+from cgledger import verify_sealed
 from cgledger.domain import dice
 from cgledger.domain import tables as tablebook
-from cgledger.domain.chain import GENESIS, LINE_FIELDS, META, event_hash, secret_digest
-from cgledger.domain.errors import DomainError
-from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.chain import LINE_FIELDS, META, event_hash, secret_digest
 from cgledger.projections.lvp import LvpProjection
 from cgledger.signing import CheckpointError, check_checkpoint, key_id
+from cgledger.verify_report import Report, VerificationError
+from cgledger.verify_sealed import Sealed
+from cgledger.verify_tables import check_rule_result
 
-
-class VerificationError(Exception):
-    def __init__(self, message: str, seq: int | None = None) -> None:
-        super().__init__(message if seq is None else f"seq {seq}: {message}")
-        self.seq = seq
-
-
-@dataclass
-class Report:
-    events: int = 0
-    rolls: int = 0
-    rolls_recomputed: int = 0
-    rolls_hidden: int = 0
-    rule_results_checked: int = 0
-    #: Table definitions by content hash, with the seq that recorded each.
-    tables: dict[str, tuple[dict[str, Any], int]] = field(default_factory=dict)
-    head: str = GENESIS
-    notes: list[str] = field(default_factory=list)
-    #: Signed checkpoints checked against the export, and the ids of their keys.
-    checkpoints_checked: int = 0
-    checkpoint_keys: list[str] = field(default_factory=list)
-    #: CG-Scenario Ends whose LVP was re-counted from the log.
-    lvp_rows_checked: int = 0
+__all__ = ["HEADER_FIELDS", "PROTOCOLS", "Report", "VerificationError", "verify_bytes"]
 
 
 def _parse(line: bytes, where: str, seq: int | None) -> dict[str, Any]:
@@ -106,6 +90,11 @@ HEADER_FIELDS = {
 }
 
 
+#: The header's optional ``protocols`` (an extension of cgledger-export/1): an
+#: export that holds sealed records names both versions of the dice protocol.
+PROTOCOLS = [dice.PROTOCOL, dice.SEALED]
+
+
 _FIELDS = frozenset(LINE_FIELDS)
 #: A revealed seed as the protocol writes it: 32 bytes in lower-case hex.
 _SEED = re.compile(r"[0-9a-f]{64}")
@@ -136,6 +125,7 @@ def verify_bytes(
     commitments: dict[int, tuple[str, int]] = {}
     rolls: dict[int, dict[str, Any]] = {}
     revealed_seeds: dict[int, str] = {}
+    sealed = Sealed()
     created: dict[str, Any] = {}
     hashes: list[str] = []
     lvp = LvpProjection()
@@ -148,7 +138,7 @@ def verify_bytes(
         try:
             if seq == 1:
                 created = _created(obj, header)
-            _collect(obj, seq, commitments, rolls, revealed_seeds, report)
+            _collect(obj, seq, commitments, rolls, revealed_seeds, sealed, report)
             lvp.apply(obj)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise VerificationError(f"malformed event ({type(exc).__name__}: {exc})", seq) from None
@@ -172,20 +162,50 @@ def verify_bytes(
     body = b"".join(line + b"\n" for line in lines[1:])
     if header.get("body_sha256") != hashlib.sha256(body).hexdigest():
         raise VerificationError("the header's body digest does not match the events")
+    if sealed.records and header.get("protocols") != PROTOCOLS:
+        raise VerificationError(
+            f"the export holds sealed records, but its header does not name {dice.SEALED}",
+            min(sealed.records),
+        )
 
     _check_checkpoints(checkpoints, server_key, created["campaign"], hashes, report)
 
+    _check_rolls(created, rolls, commitments, revealed_seeds, sealed, report)
+    return report
+
+
+def _check_rolls(
+    created: dict[str, Any],
+    rolls: dict[int, dict[str, Any]],
+    commitments: dict[int, tuple[str, int]],
+    revealed_seeds: dict[int, str],
+    sealed: Sealed,
+    report: Report,
+) -> None:
+    """Every roll in index order (a version 1 roll, or a sealed record with
+    a roll index), then the sealed records without one."""
     # Campaign and ruleset come from the hashed CampaignCreated event, never from
     # the header, so an edited header cannot change what is checked.
     for index in sorted(rolls):
         obj = rolls[index]
         try:
-            _check_roll(created, index, obj, commitments, revealed_seeds, report)
+            if obj["type"] == verify_sealed.RECORD:
+                verify_sealed.check(created["campaign"], obj, commitments, sealed, report)
+            else:
+                _check_roll(created, index, obj, commitments, revealed_seeds, report)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise VerificationError(
                 f"malformed roll {index} ({type(exc).__name__}: {exc})", obj["seq"]
             ) from None
-    return report
+    for seq, obj in sealed.records.items():
+        if "roll" in obj["payload"]:
+            continue  # checked with the rolls
+        try:
+            verify_sealed.check(created["campaign"], obj, commitments, sealed, report)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise VerificationError(
+                f"malformed sealed record ({type(exc).__name__}: {exc})", seq
+            ) from None
 
 
 def _chained_line(raw: bytes, n: int, head: str) -> dict[str, Any]:
@@ -252,8 +272,10 @@ def _check_checkpoints(
 
 def _header(line: bytes) -> dict[str, Any]:
     header = _parse(line, "the header line", None)
-    if set(header) != HEADER_FIELDS:
+    if set(header) - {"protocols"} != HEADER_FIELDS:
         raise VerificationError("the header's fields are not those of cgledger-export/1")
+    if "protocols" in header and header["protocols"] != PROTOCOLS:
+        raise VerificationError(f"the header's protocols are not {', '.join(PROTOCOLS)}")
     if header["format"] != "cgledger-export/1" or header["protocol"] != dice.PROTOCOL:
         raise VerificationError(f"the header does not name cgledger-export/1 and {dice.PROTOCOL}")
     return header
@@ -283,9 +305,12 @@ def _collect(
     commitments: dict[int, tuple[str, int]],
     rolls: dict[int, dict[str, Any]],
     revealed_seeds: dict[int, str],
+    sealed: Sealed,
     report: Report,
 ) -> None:
     payload = obj["payload"]
+    if obj["type"] == verify_sealed.RECORD:
+        sealed.record(obj, seq)
     if obj["type"] == "CommitmentsPublished":
         first = payload["first_index"]
         for k, c in enumerate(payload["commitments"]):
@@ -324,9 +349,12 @@ def _collect(
                     raise VerificationError(
                         f"the undo {key} {target!r}: an undo may only name earlier events", seq
                     )
-    if obj["type"] == "SecretRevealed":
+    if verify_sealed.is_reveal(obj):
+        sealed.reveal(obj, seq)
+    elif obj["type"] == "SecretRevealed":
         if type(payload["of_seq"]) is not int or not 1 <= payload["of_seq"] < seq:
             raise VerificationError("a reveal must follow the event it reveals", seq)
+        sealed.refuse_v1_reveal(payload, seq)
         if "seed" in payload:
             index = payload["index"]
             if index not in rolls or rolls[index]["seq"] != payload["of_seq"]:
@@ -396,58 +424,4 @@ def _check_roll(
                 f"roll {index} recomputes to {expected}, but {recorded} is recorded", seq
             )
         report.rolls_recomputed += 1
-    _check_rule_result(created, obj, recorded, report)
-
-
-def _check_rule_result(
-    created: dict[str, Any], obj: dict[str, Any], rolled: list[int], report: Report
-) -> None:
-    """Re-read a table roll from its recorded Original roll, then check what the
-    ruleset's command took from it (``Rules.verify_result``; e.g. 8.616:
-    the Base # off the chart and the CPP Replenished)."""
-    seq = obj["seq"]
-    values = {**obj["payload"], **(obj["secret"] or {})}
-    ruleset = REGISTRY.get(created["ruleset"])
-    rule = values.get("rule")
-    rules = None if ruleset is None else ruleset.rules
-    # A roll for a secret purchase names its table only in its secret part
-    # (docs/DESIGN.md §10): read where the viewer's export has it.
-    if "table" not in values:
-        if (rules is not None and rule in rules.roll_rules()) or obj["type"] == "TableRolled":
-            raise VerificationError(f"{rule}: the roll names no table", seq)
-        return
-    _check_table_roll(obj, values, rolled, report)
-    if rules is None:
-        return
-    problem = rules.verify_result(created, values)
-    if problem is not None:
-        raise VerificationError(problem, seq)
-
-
-def _check_table_roll(
-    obj: dict[str, Any], values: dict[str, Any], rolled: list[int], report: Report
-) -> None:
-    """Re-read a table roll (``values``: its payload and visible secret part)
-    against the definition recorded before it."""
-    seq = obj["seq"]
-    ref = values["table"]
-    found = report.tables.get(ref["hash"])
-    if found is None or found[1] >= seq:
-        raise VerificationError(f"{ref['id']}: no definition of it was recorded before", seq)
-    definition, _ = found
-    if definition["id"] != ref["id"] or values["rule"] != ref["id"]:
-        raise VerificationError(f"the roll names {ref['id']} inconsistently", seq)
-    try:
-        result, differs = tablebook.audit(definition, rolled, values)
-    except DomainError as exc:
-        raise VerificationError(
-            f"{ref['id']}: the recorded roll cannot be re-read: {exc}", seq
-        ) from None
-    if differs:
-        field = differs[0]
-        raise VerificationError(
-            f"{ref['id']}: re-reading the table gives {field} {result[field]!r}, "
-            f"but {values.get(field)!r} is recorded",
-            seq,
-        )
-    report.rule_results_checked += 1
+    check_rule_result(created, obj, recorded, report)

@@ -23,7 +23,11 @@ class _BadArgument(Exception):
 
 
 def add_command(sub: Any) -> None:
-    verify = sub.add_parser("verify", help="check an export's hash chain and revealed rolls")
+    verify = sub.add_parser(
+        "verify",
+        help="check an export's hash chain, revealed rolls and sealed records "
+        "(cgledger-dice/1 and /2)",
+    )
     verify.add_argument("file", nargs="?", help="a .jsonl file from GET /v1/campaigns/{id}/export")
     server_options(
         verify,
@@ -135,6 +139,12 @@ def verify_command(args: argparse.Namespace) -> int:
         f"{report.rule_results_checked} rule results checked; "
         f"{report.lvp_rows_checked} scenario ends' LVP re-counted"
     )
+    if report.sealed_records:
+        print(
+            f"{report.sealed_records} sealed records (cgledger-dice/2): "
+            f"{report.sealed_revealed} revealed and checked against their digests and dice "
+            f"streams, {report.sealed_hidden} still sealed"
+        )
     if checkpoints:
         keys = ", ".join(report.checkpoint_keys)
         pinned = "" if args.server_key else "; not pinned: pass --server-key to check whose key"

@@ -6,10 +6,12 @@ import hashlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from cgledger.domain.dice import PROTOCOL, canon
+from cgledger.domain.dice import PROTOCOL, SEALED, canon
 from cgledger.domain.visibility import redact
 
 EXPORT_FORMAT = "cgledger-export/1"
+#: The event type of a sealed record (DESIGN §2a, ``cgledger-dice/2``).
+SEALED_RECORD = "RecordSealed"
 
 
 def event_items(
@@ -62,6 +64,9 @@ def export_jsonl(
     Every line is exactly ``canon(obj)``, so ``cgledger verify`` can tell any
     edited byte (even whitespace) from the original. The header carries the
     SHA-256 of the body so that lines removed or replaced whole are caught too.
+    An export that holds sealed records adds ``protocols``, both versions of
+    the dice protocol, so a checker of version 1 alone refuses it at the
+    header rather than at its first sealed record; one without is unchanged.
     """
     items = event_items(records, viewer, is_revealed)
     body = b"".join(canon(item) + b"\n" for item in items)
@@ -74,4 +79,6 @@ def export_jsonl(
         "head": items[-1]["hash"] if items else None,
         "body_sha256": hashlib.sha256(body).hexdigest(),
     }
+    if any(item["type"] == SEALED_RECORD for item in items):
+        head["protocols"] = [PROTOCOL, SEALED]
     return canon(head) + b"\n" + body

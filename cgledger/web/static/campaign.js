@@ -3,7 +3,7 @@
 // this token sees it, so a secret can only appear where the API shows it.
 import { Api, ApiError, h, importSvg, setStatus, tokenFromFragment } from "./api.js";
 import { diceChart, lvpChart } from "./charts.js";
-import { verifyExport, verifyRoll } from "./proto.js";
+import { SEALED, verifyExport, verifyRoll, verifySealed } from "./proto.js";
 
 const $ = (id) => document.getElementById(id);
 const cid = (() => {
@@ -431,9 +431,10 @@ function eventRow(ev) {
     ev.reverted_by ? h("span", { class: "tag" }, ` reverted by #${ev.reverted_by}`) : "");
   const tools = h("span", { class: "tools" });
   const said = `row-status-${ev.seq}`;
-  if (p.roll) {
+  if (p.roll || ev.type === "RecordSealed") {
     const result = h("span", { class: "verdict", role: "status" });
-    tools.append(h("button", { type: "button", class: "verify", onclick: () => verify(p.roll.index, result) }, "verify"), result);
+    const check = ev.type === "RecordSealed" ? () => verifySealedRecord(ev, result) : () => verify(p.roll.index, result);
+    tools.append(h("button", { type: "button", class: "verify", onclick: check }, "verify"), result);
   }
   // A secret part this page can read, of its own side (or any, for the
   // referee): it may publish it (POST /events/{seq}/reveal; a roll's seed too).
@@ -476,6 +477,26 @@ async function verify(index, out) {
     const res = await verifyRoll(cid, roll, await publishedCommitment(index));
     if (res.ok) setStatus(out, `✓ verified: the seed opens the commitment published before the roll and, with the nonce ${roll.client_nonce} (${roll.nonce_source === "client" ? "the roller's own" : "drawn by the server"}), gives [${res.recomputed.join(", ")}]`, "ok");
     else setStatus(out, `✗ ${res.problems.join("; ")}`, "error");
+  } catch (e) { setStatus(out, `✗ ${e.message}`, "error"); }
+}
+
+// A sealed record (cgledger-dice/2): find its reveal in the log, then check it
+// here (proto.js verifySealed): the revealed part is the one whose digest was
+// recorded, the seed opens the commitment published before the record, and
+// the dice of its rolls, in order, are the first dice of the seed's stream.
+async function verifySealedRecord(ev, out) {
+  setStatus(out, "checking…");
+  try {
+    const reveals = await eventsBetween({ type: "SecretRevealed", actor: "", reverted: true }, ev.seq);
+    const reveal = reveals.find((r) => r.payload && r.payload.of_seq === ev.seq && r.payload.protocol === SEALED);
+    if (!reveal) { setStatus(out, "⧗ sealed: it can be checked once revealed", "info"); return; }
+    const roll = ev.payload.roll;
+    const res = await verifySealed(cid, ev, reveal, roll ? await publishedCommitment(roll.index) : null);
+    if (!res.ok) { setStatus(out, `✗ ${res.problems.join("; ")}`, "error"); return; }
+    const q = reveal.payload;
+    setStatus(out, roll
+      ? `✓ verified (revealed at event ${reveal.seq}): the sealed part is the one recorded, the seed opens the commitment published before the record and, with the nonce ${q.client_nonce} (${q.sealed.nonce_source === "client" ? "the roller's own" : "drawn by the server"}), its stream gives [${res.recomputed.join(", ")}], the dice of its rolls in order`
+      : `✓ verified (revealed at event ${reveal.seq}): the sealed part is the one recorded; it drew no dice`, "ok");
   } catch (e) { setStatus(out, `✗ ${e.message}`, "error"); }
 }
 
@@ -570,7 +591,7 @@ async function checkExport(bytes, label) {
     const res = await verifyExport(bytes, (done, total) => { bar.max = total; bar.value = done; });
     const whose = res.campaign ? ` of campaign ${res.campaign}${res.campaign === cid ? " (this one)" : " (NOT this campaign)"} as ${res.viewer} sees it` : "";
     if (res.ok) {
-      setStatus(out, `✓ ${label}${whose}: ${res.events} events, hash chain intact (head ${res.head.slice(0, 16)}…); ${res.rolls} rolls, ${res.recomputed} recomputed from their seeds, ${res.hidden} with the seed still secret. Table results and LVP are not re-read here: \`cgledger verify\` does that.`, "ok");
+      setStatus(out, `✓ ${label}${whose}: ${res.events} events, hash chain intact (head ${res.head.slice(0, 16)}…); ${res.rolls} rolls, ${res.recomputed} recomputed from their seeds, ${res.hidden} with the seed still secret${res.sealed ? `; ${res.sealed} sealed records, ${res.revealed} revealed and checked` : ""}. Table results and LVP are not re-read here: \`cgledger verify\` does that.`, "ok");
     } else {
       setStatus(out, `✗ ${label}${whose}: ${res.seq ? `event ${res.seq}: ` : ""}${res.error}`, "error");
     }

@@ -1,4 +1,4 @@
-// cgledger-dice/1 in the browser (docs/dice-protocol.md), with WebCrypto only.
+// cgledger-dice/1 and /2 in the browser (docs/dice-protocol.md), with WebCrypto only.
 // Pure functions: no DOM, no network. The browser tests run them against
 // tests/dice-vectors.json, and the page uses them to check a roll or a whole
 // export where the player sits, trusting nothing the server says about it.
@@ -160,7 +160,20 @@ export async function diceFrom(rollSeedBytes, n) {
   return out;
 }
 
+// §2a (cgledger-dice/2): a sealed record's roll seed, HMAC-SHA256(seed,
+// b"cgledger/v2/roll\n" + canon({campaign, client_nonce, index, side})): no count, no purpose.
+export async function sealedRollSeed(seedHex, r) {
+  const msg = canon({ campaign: r.campaign, client_nonce: r.client_nonce, index: r.index, side: r.side });
+  return hmac(hexToBytes(seedHex), concat(enc.encode("cgledger/v2/roll\n"), msg));
+}
+
+// The first n dice of a sealed record's stream: the dice blocks of §2 without the stop.
+export async function sealedDice(seedHex, r, n) {
+  return diceFrom(await sealedRollSeed(seedHex, r), n);
+}
+
 const SEED = /^[0-9a-f]{64}$/;
+export const SEALED = "cgledger-dice/2";
 const isDice = (d, n) => Array.isArray(d) && d.length === n && d.every((x) => Number.isInteger(x) && x >= 1 && x <= 6);
 
 // Check one revealed roll: its seed opens the commitment published before it
@@ -193,11 +206,86 @@ export async function verifyRoll(campaign, roll, published) {
 
 const short = (h) => (typeof h === "string" ? h.slice(0, 12) + "…" : String(h));
 
+function publishedProblem(roll, published, seq) {
+  if (published === null || published === undefined) return null;
+  if (!published.c) return `no commitment was published for index ${roll.index}`;
+  if (published.c !== roll.commitment) return `commitment ${short(roll.commitment)} is not the one published for index ${roll.index} (${short(published.c)})`;
+  if (!(published.seq < seq)) return `the commitment was published (event ${published.seq}) after the roll (event ${seq})`;
+  return null;
+}
+
+// Check a revealed sealed record (§2a): `record` is the RecordSealed event,
+// `reveal` its SecretRevealed (payload.protocol "cgledger-dice/2"), `published`
+// {c, seq} for its roll index (null to skip). The reveal names the record, its
+// sealed part hashes to the record's secret_digest, the seed opens the
+// commitment, and the dice of the sealed part's rolls, in order, are the first
+// dice of the stream. Returns {ok, problems, recomputed}.
+export async function verifySealed(campaign, record, reveal, published) {
+  const p = isObject(record.payload) ? record.payload : {};
+  const roll = isObject(p.roll) ? p.roll : null;
+  if (!reveal) return { ok: false, problems: ["the record is still sealed"] };
+  const q = isObject(reveal.payload) ? reveal.payload : {};
+  if (q.protocol !== SEALED || q.of_seq !== record.seq || !(reveal.seq > record.seq)) {
+    return { ok: false, problems: [`the reveal (event ${reveal.seq}) does not name event ${record.seq}`] };
+  }
+  const problems = [];
+  if (q.of_owner !== p.owner) problems.push(`the reveal names ${JSON.stringify(q.of_owner)} the owner, not ${JSON.stringify(p.owner)}`);
+  const names = roll ? q.index === roll.index && q.commitment === roll.commitment
+    : [q.index, q.commitment, q.seed, q.client_nonce].every((x) => x === null);
+  if (!names) problems.push("the reveal names another roll than the record's");
+  if (!isObject(q.sealed) || (await secretDigest(q.sealed)) !== record.secret_digest) {
+    problems.push("the revealed sealed part does not match the record's digest");
+  }
+  const drawn = sealedDraw(q.sealed);
+  const wrong = drawnProblem(drawn, roll);
+  if (wrong) return { ok: false, problems: [...problems, wrong] };
+  if (!roll) return { ok: problems.length === 0, problems, recomputed: [] };
+  const late = publishedProblem(roll, published, record.seq);
+  if (late) problems.push(late);
+  if (typeof q.seed !== "string" || !SEED.test(q.seed)) return { ok: false, problems: [...problems, "the seed is not 64 hex digits"] };
+  if (typeof q.client_nonce !== "string") return { ok: false, problems: [...problems, "the reveal has no client nonce"] };
+  if ((await commitment(campaign, roll.index, q.seed)) !== roll.commitment) problems.push("the seed does not open the commitment");
+  if (q.client_nonce !== q.sealed.client_nonce) problems.push("the reveal's client nonce is not the sealed part's");
+  const stream = await sealedDice(q.seed, { campaign, client_nonce: q.client_nonce, index: roll.index, side: roll.side }, drawn.length);
+  if (stream.join(",") !== drawn.join(",")) {
+    problems.push(`the dice do not follow the stream: it gives [${stream.join(", ")}], the record says [${drawn.join(", ")}]`);
+  }
+  return { ok: problems.length === 0, problems, recomputed: stream };
+}
+
+// The dice a sealed part's rolls took, in order (null if they are not dice).
+function sealedDraw(part) {
+  const rolls = isObject(part) && Array.isArray(part.rolls) ? part.rolls : null;
+  const ok = rolls && rolls.every((r) => isObject(r) && Array.isArray(r.dice) && r.dice.length > 0 && isDice(r.dice, r.dice.length) && r.count === r.dice.length);
+  return ok ? rolls.flatMap((r) => r.dice) : null;
+}
+function drawnProblem(drawn, roll) {
+  if (drawn === null) return "the sealed part's rolls are not dice";
+  if (!roll && drawn.length) return "a sealed record without a roll index lists dice";
+  return null;
+}
+
+// §2a: the public part of every sealed record, whatever it holds.
+const PUBLIC = ["cg_date", "owner", "protocol", "side", "step"];
+const PUBLIC_ROLL = ["after_undo", "commitment", "index", "protocol", "secret", "side"];
+function sealedShape(p) {
+  const keys = Object.keys(p).filter((k) => k !== "roll").sort();
+  if (keys.join() !== PUBLIC.join() || p.protocol !== SEALED) return "not the public part of a sealed record";
+  if (!["owner", "side", "cg_date"].every((k) => typeof p[k] === "string") || !(p.step === null || typeof p.step === "string")) return "a sealed record's owner, side, CG Date or step";
+  if (!("roll" in p)) return null;
+  const r = p.roll;
+  if (!isObject(r) || Object.keys(r).sort().join() !== PUBLIC_ROLL.join()) return "a sealed record's roll has other keys than cgledger-dice/2's";
+  if (r.protocol !== SEALED || r.secret !== true || !Number.isInteger(r.index) || typeof r.commitment !== "string" || typeof r.side !== "string") return "a sealed roll that is not of cgledger-dice/2";
+  return null;
+}
+
 // The event hash chain (cgledger.domain.chain): hash = sha256(b"cgledger/v1/event\n"
 // + canon(hashed fields [+ meta])), secret_digest = sha256(b"cgledger/v1/secret\n" + canon(secret)).
 const HASHED = ["seq", "type", "recorded_at", "actor", "payload", "secret_digest", "prev_hash"];
 const LINE = new Set([...HASHED, "secret", "hash"]);
 const HEADER = ["format", "protocol", "campaign", "ruleset", "campaign_name", "exported_at", "viewer", "events", "head", "body_sha256"];
+// An export that holds sealed records names both versions in the header's `protocols`.
+const PROTOCOLS = ["cgledger-dice/1", SEALED];
 
 export async function eventHash(record) {
   const body = {};
@@ -226,11 +314,16 @@ const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x)
 // (once), of 1 or 2 dice and a boolean `secret`; every public or revealed seed
 // opening its commitment and giving the recorded dice; each table definition
 // its content hash, once. It does not re-read table results or re-count the
-// LVP, nor the checks those imply (`cgledger verify` does them all). `progress(done,
+// LVP, nor the checks those imply (`cgledger verify` does them all). Sealed
+// records (cgledger-dice/2): each has the public part of every sealed record
+// and takes the next roll index if it has a roll; each version 2 reveal names
+// one, once, and publishes a part that hashes to its digest; a revealed one
+// passes verifySealed; one not revealed is counted. `progress(done,
 // total)` is called as it goes. Never throws: a malformed file is a failure.
-// Returns {ok, error?, seq?, campaign, viewer, events, rolls, recomputed, hidden, head}.
+// Returns {ok, error?, seq?, campaign, viewer, events, rolls, recomputed, hidden,
+// sealed, revealed, head}.
 export async function verifyExport(bytes, progress = () => {}) {
-  const report = { ok: false, campaign: null, viewer: null, events: 0, rolls: 0, recomputed: 0, hidden: 0 };
+  const report = { ok: false, campaign: null, viewer: null, events: 0, rolls: 0, recomputed: 0, hidden: 0, sealed: 0, revealed: 0 };
   try {
     await checkExport(bytes, progress, report);
     return { ...report, ok: true };
@@ -255,7 +348,8 @@ async function checkExport(bytes, progress, report) {
     return obj;
   };
   const header = parse(lines[0], "the header line");
-  if (Object.keys(header).sort().join() !== [...HEADER].sort().join()) throw new Bad("the header's fields are not those of cgledger-export/1");
+  if (Object.keys(header).filter((k) => k !== "protocols").sort().join() !== [...HEADER].sort().join()) throw new Bad("the header's fields are not those of cgledger-export/1");
+  if ("protocols" in header && canonText(header.protocols) !== canonText(PROTOCOLS)) throw new Bad(`the header's protocols are not ${PROTOCOLS.join(", ")}`);
   if (header.format !== "cgledger-export/1" || header.protocol !== "cgledger-dice/1") throw new Bad("the header does not name cgledger-export/1 and cgledger-dice/1");
   report.viewer = header.viewer;
   let head = "0".repeat(64);
@@ -263,6 +357,8 @@ async function checkExport(bytes, progress, report) {
   const commitments = new Map();
   const rolls = [];
   const revealed = new Map();
+  const sealed = new Map();  // seq -> RecordSealed event
+  const reveals = new Map();  // seq of a sealed record -> its version 2 SecretRevealed
   const tables = new Set();
   const total = lines.length - 1;
   for (let n = 1; n < lines.length; n++) {
@@ -297,9 +393,15 @@ async function checkExport(bytes, progress, report) {
         commitments.set(p.first_index + i, { c, seq: n });
       });
     }
+    if (obj.type === "RecordSealed") {
+      const wrong = sealedShape(p);
+      if (wrong) throw new Bad(wrong, n);
+      if (!SEED.test(obj.secret_digest)) throw new Bad("a sealed record without the digest of its secret part", n);
+      sealed.set(n, obj);
+    }
     if (isObject(p.roll)) {
       if (p.roll.index !== rolls.length) throw new Bad(`roll index ${p.roll.index} out of order (expected ${rolls.length})`, n);
-      rolls.push({ seq: n, roll: p.roll, secret: obj.secret });
+      rolls.push({ seq: n, roll: p.roll, secret: obj.secret, obj });
     }
     if (obj.type === "TableDefined") {
       const digest = p.hash;
@@ -322,8 +424,18 @@ async function checkExport(bytes, progress, report) {
         for (const t of p[key]) if (!Number.isInteger(t) || t < 1 || t >= n) throw new Bad(`the undo ${key} ${JSON.stringify(t)}: an undo may only name earlier events`, n);
       }
     }
-    if (obj.type === "SecretRevealed") {
+    if (obj.type === "SecretRevealed" && p.protocol === SEALED) {
       if (!Number.isInteger(p.of_seq) || p.of_seq < 1 || p.of_seq >= n) throw new Bad("a reveal must follow the event it reveals", n);
+      const record = sealed.get(p.of_seq);
+      if (!record) throw new Bad(`the reveal names event ${p.of_seq}, which is not a sealed record`, n);
+      if (reveals.has(p.of_seq)) throw new Bad(`sealed record ${p.of_seq} is revealed twice`, n);
+      if (!isObject(p.sealed) || (await secretDigest(p.sealed)) !== record.secret_digest) {
+        throw new Bad(`the revealed sealed part does not match the digest recorded with event ${p.of_seq}`, n);
+      }
+      reveals.set(p.of_seq, obj);
+    } else if (obj.type === "SecretRevealed") {
+      if (!Number.isInteger(p.of_seq) || p.of_seq < 1 || p.of_seq >= n) throw new Bad("a reveal must follow the event it reveals", n);
+      if (sealed.has(p.of_seq)) throw new Bad(`event ${p.of_seq} is a sealed record: only a ${SEALED} reveal opens it`, n);
       if ("seed" in p) {
         if (!Number.isInteger(p.index)) throw new Bad(`the reveal names roll ${JSON.stringify(p.index)} wrongly`, n);
         const r = rolls[p.index];
@@ -339,12 +451,29 @@ async function checkExport(bytes, progress, report) {
   if (header.head !== head) throw new Bad("the header's head hash is not the last event's hash");
   const body = enc.encode(lines.slice(1).map((l) => l + "\n").join(""));
   if (header.body_sha256 !== (await sha256Hex(body))) throw new Bad("the header's body digest does not match the events");
+  if (sealed.size && !("protocols" in header)) throw new Bad(`the export holds sealed records, but its header does not name ${SEALED}`, Math.min(...sealed.keys()));
   report.head = head;
-  for (const { seq, roll, secret } of rolls) {
+  const checkSealed = async (record, published) => {
+    report.sealed++;
+    const reveal = reveals.get(record.seq);
+    if (!reveal) {
+      // Sealed from this viewer, or its owner's (the referee's) view: the seed is still secret.
+      const wrong = record.secret === null ? null : drawnProblem(sealedDraw(record.secret), record.payload.roll);
+      if (wrong) throw new Bad(`sealed record ${record.seq}: ${wrong}`, record.seq);
+      if (published) report.hidden++;
+      return;
+    }
+    const check = await verifySealed(campaign, record, reveal, published);
+    if (!check.ok) throw new Bad(`sealed record ${record.seq}: ${check.problems.join("; ")}`, record.seq);
+    report.revealed++;
+    if (published) report.recomputed++;
+  };
+  for (const { seq, roll, secret, obj } of rolls) {
     report.rolls++;
     const published = commitments.get(roll.index);
     if (!published || published.seq >= seq) throw new Bad(`roll ${roll.index} has no commitment published before it`, seq);
     if (published.c !== roll.commitment) throw new Bad(`roll ${roll.index} does not use its published commitment`, seq);
+    if (obj.type === "RecordSealed") { await checkSealed(obj, published); continue; }
     if (roll.count !== 1 && roll.count !== 2) throw new Bad(`roll ${roll.index} has ${JSON.stringify(roll.count)} dice; 1 or 2 allowed`, seq);
     if (typeof roll.secret !== "boolean") throw new Bad(`roll ${roll.index} has no boolean 'secret' flag`, seq);
     for (const k of ["commitment", "client_nonce", "purpose", "side"]) {
@@ -370,4 +499,5 @@ async function checkExport(bytes, progress, report) {
     report.recomputed++;
     if (report.rolls % 50 === 0) progress(total + report.rolls, total + rolls.length);
   }
+  for (const record of sealed.values()) if (!isObject(record.payload.roll)) await checkSealed(record, null);
 }
