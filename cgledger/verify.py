@@ -190,7 +190,7 @@ def _check_rolls(
         obj = rolls[index]
         try:
             if obj["type"] == verify_sealed.RECORD:
-                verify_sealed.check(created["campaign"], obj, commitments, sealed, report)
+                verify_sealed.check(created, obj, commitments, sealed, report)
             else:
                 _check_roll(created, index, obj, commitments, revealed_seeds, report)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -201,7 +201,7 @@ def _check_rolls(
         if "roll" in obj["payload"]:
             continue  # checked with the rolls
         try:
-            verify_sealed.check(created["campaign"], obj, commitments, sealed, report)
+            verify_sealed.check(created, obj, commitments, sealed, report)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise VerificationError(
                 f"malformed sealed record ({type(exc).__name__}: {exc})", seq

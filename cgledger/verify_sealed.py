@@ -35,6 +35,7 @@ from typing import Any
 
 from cgledger.domain import dice
 from cgledger.domain.chain import secret_digest
+from cgledger.domain.rulesets import REGISTRY
 from cgledger.verify_report import Report, VerificationError
 from cgledger.verify_tables import reread
 
@@ -172,7 +173,7 @@ class Sealed:
 
 
 def check(
-    campaign: str,
+    created: dict[str, Any],
     obj: dict[str, Any],
     commitments: dict[int, tuple[str, int]],
     sealed: Sealed,
@@ -181,6 +182,7 @@ def check(
     """Check one sealed record (after the whole export is read, so its
     reveal, if any, is known)."""
     seq = obj["seq"]
+    campaign = created["campaign"]
     roll = obj["payload"].get("roll")
     report.sealed_records += 1
     if roll is not None:
@@ -209,10 +211,27 @@ def check(
             _check_stream(campaign, roll, part, found, drawn, seq)
             report.rolls_recomputed += 1
         report.sealed_revealed += 1
+    carried = part.get("tables")
+    ruleset = REGISTRY.get(created["ruleset"])
+    if ruleset is not None and "rule" in part and len(rolls) == 1 and "outcome" in part:
+        # A rule command's own roll (8.616's Base # and CPP, 8.622's CPP): what it took.
+        public = obj["payload"]
+        values = {**part, "side": public["side"], "cg_date": public["cg_date"]}
+        problem = ruleset.rules.verify_result(created, values)
+        if problem is not None:
+            raise VerificationError(problem, seq)
     for r in rolls:
         if r.get("table") is not None:
             ref = r["table"]
-            reread(seq, ref, r["dice"], r, report, named=_names(r.get("purpose"), ref["id"]))
+            named = _names(r.get("purpose"), ref["id"])
+            reread(seq, ref, r["dice"], r, report, named=named, carried=carried)
+        if ruleset is not None and "for_purchase" in r and "need" in r:
+            # What a determination roll wrote in its RG's row (8.620, 9.618).
+            public = obj["payload"]
+            values = {**r, "side": public["side"], "cg_date": public["cg_date"]}
+            problem = ruleset.rules.verify_result(created, values)
+            if problem is not None:
+                raise VerificationError(problem, seq)
 
 
 def _check_stream(

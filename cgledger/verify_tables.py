@@ -48,12 +48,22 @@ def reread(
     report: Report,
     *,
     named: object,
+    carried: dict[str, Any] | None = None,
 ) -> None:
     """Re-read one table roll of event ``seq`` (``ref``: the table's id and
     content hash; ``values``: its DRMs, inputs and results; ``named``: the
     table id the roll itself names, which must be the table's) against the
-    definition recorded before it."""
+    definition recorded before it, or the one its sealed record carries
+    (``carried``, by content hash: a sealed roll defines no table in public)."""
     found = report.tables.get(ref["hash"])
+    if carried is not None and ref["hash"] in carried:
+        definition = carried[ref["hash"]]
+        if not isinstance(definition, dict) or tablebook.table_hash(definition) != ref["hash"]:
+            raise VerificationError(
+                f"{ref['id']}: the definition the sealed record carries does not match its hash",
+                seq,
+            )
+        found = (definition, 0)
     if found is None or found[1] >= seq:
         raise VerificationError(f"{ref['id']}: no definition of it was recorded before", seq)
     definition, _ = found
