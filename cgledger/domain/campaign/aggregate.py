@@ -162,8 +162,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
 
     @event("RuleRecorded", topic="cgledger:RuleRecorded")
     def _rule_recorded(self, record: dict[str, Any]) -> None:
-        """Any other event (the engine's RePhAdvanced, ControlRecorded and
-        scenario end, and a ruleset's own); ``record["type"]`` names it."""
+        """Any other event (RePhAdvanced, ControlRecorded, a ruleset's own, ...)."""
         self._apply(record)
 
     @event("UndoRequested", topic="cgledger:UndoRequested")
