@@ -13,11 +13,10 @@ is one sealed record (``sealing``) its owner and the referee see until revealed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Unpack, cast
+from typing import Any, Unpack
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.utils import register_topic
 
 from cgledger.domain import sealed as sealbook
 from cgledger.domain import undo as undobook
@@ -40,7 +39,6 @@ from cgledger.domain.campaign.undo import Undo
 from cgledger.domain.chain import GENESIS
 from cgledger.domain.context import Ctx
 from cgledger.domain.history import MemoryHistory
-from cgledger.domain.rulesets import REGISTRY
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
@@ -391,10 +389,3 @@ _TRIGGERS = {
     "DefinitionAmended": Campaign._definition_amended,
     "DefinitionAmendmentRejected": Campaign._amendment_rejected,
 }
-
-# Events of a ruleset's own commands were once stored under their own topics
-# (e.g. "cgledger:RGPurchased"); they load as RuleRecorded events, which
-# dispatch on the record's type like every event.
-for _rs in REGISTRY.values():
-    for _topic in _rs.rules.legacy_topics:
-        register_topic(_topic, cast(Any, Campaign).RuleRecorded)
