@@ -42,7 +42,7 @@ from cgledger.domain.history import MemoryHistory
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-SCHEMA = 11
+SCHEMA = 12
 
 
 class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState):
@@ -107,6 +107,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
         self.rolled_tables = {}
         self.ready = {}
         self.scenario_end_proposal = None
+        self.control_proposals = {}
         self.initiatives = {}
         self.chits_used = {}
         self.scenario_ends = {}
@@ -160,7 +161,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
 
     @event("RuleRecorded", topic="cgledger:RuleRecorded")
     def _rule_recorded(self, record: dict[str, Any]) -> None:
-        """Any other event (RePhAdvanced, ControlRecorded, a ruleset's own, ...)."""
+        """Any other event (RePhAdvanced, Control and its proposals, a ruleset's own, ...)."""
         self._apply(record)
 
     @event("UndoRequested", topic="cgledger:UndoRequested")
@@ -342,7 +343,9 @@ DISPATCH: Mapping[str, tuple[Handler, ...]] = {
         Calendar._on_initiative_determined,
     ),
     "RePhAdvanced": (Sequence._on_step,),
-    "ControlRecorded": (Territory._on_control,),
+    "ControlProposed": (Agreement._on_control_proposed,),
+    "ControlRecorded": (Territory._on_control, Agreement._on_control_approved),
+    "ControlRejected": (Agreement._on_control_rejected,),
     "ScenarioEndProposed": (Agreement._on_scenario_end_proposed,),
     "ScenarioEnded": (
         Territory._on_scenario_ended,
