@@ -19,6 +19,7 @@ from test_setup_areas_api import abtf_game
 from cgledger.domain.campaign import Campaign
 from cgledger.service import Ledger
 from cgledger.settings import Settings
+from cgledger.verify import verify_bytes
 
 pytestmark = pytest.mark.shared_app
 
@@ -173,6 +174,9 @@ def test_a_claim_the_german_approves_applies_then(client: TestClient) -> None:
         g for g in before["German", "/control"]["map_groups"] if g["map_group"] == "Sx"
     ]
     assert _revealed(game) == [{"side": "German", "hex": mine, "level": 0, "type": "minefield"}]
+    # The log with the proposal and its approval verifies (``cgledger verify``).
+    export = game.client.get(f"{game.url}/export", headers=game.h("US")).content
+    assert verify_bytes(export).events == game.version()
 
 
 def test_the_referees_control_applies_at_once(kgp: Game) -> None:
