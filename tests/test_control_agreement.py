@@ -258,6 +258,18 @@ def test_every_kind_of_proposal_is_listed_and_answered_in_one_place(kgp: Game) -
     page = ok(kgp.get("German", "/proposals?limit=2"))
     assert [p["seq"] for p in page["items"]] == [undo["id"], amendment["id"]]
     assert page["next_after"] == amendment["id"]
+    # Rejected and withdrawn the same way, as each kind's own route then says.
+    again = created(kgp.post("German", "/rolls", {"dice": 1, "purpose": "again"}))
+    created(kgp.post("US", "/rolls", {"dice": 1, "purpose": "after"}))
+    undo = created(kgp.post("German", "/undo-requests", {"seqs": [again["seq"]], "reason": "y"}))
+    other = {"patch": {"optional_rules": []}, "reason": "no weather"}
+    amendment = created(kgp.post("US", "/definition-amendments", other))
+    withdrawn = ok(kgp.post("German", f"/proposals/{undo['id']}/withdraw", {"note": "fine"}))
+    assert (withdrawn["status"], withdrawn["answer"]["note"]) == ("withdrawn", "fine")
+    assert ok(kgp.post("German", f"/proposals/{amendment['id']}/reject"))["status"] == "rejected"
+    assert ok(kgp.get("US", f"/undo-requests/{undo['id']}"))["status"] == "withdrawn"
+    assert ok(kgp.get("US", f"/definition-amendments/{amendment['id']}"))["status"] == "rejected"
+    assert "8.6171" in ok(kgp.get("US", "/definition"))["definition"]["optional_rules"]
 
 
 def test_pending_control_is_not_counted_at_scenario_end(kgp: Game) -> None:
