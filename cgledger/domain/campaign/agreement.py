@@ -87,8 +87,6 @@ CONTROL = Kind(
     reject_field="proposal",
 )
 KINDS = (UNDO, AMENDMENT, CONTROL)
-#: The statuses of a proposal: pending, then one of the others.
-STATUSES = ("pending", "applied", "rejected", "withdrawn")
 
 _A = TypeVar("_A", bound=Callable[..., int])
 #: The command that applies an approved proposal, by its kind's id (``approves``).
