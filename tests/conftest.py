@@ -391,6 +391,27 @@ class Game:
             self.replenish()
 
 
+def opponent(game: Game, side: str) -> str:
+    """The other side of ``game``'s ruleset."""
+    (other,) = (s for s in REGISTRY[game.created["ruleset"]].sides if s != side)
+    return other
+
+
+def agree_control(game: Game, role: str, body: dict[str, Any]) -> dict[str, Any]:
+    """Control that takes effect (DESIGN §13): the referee's at once, a side's
+    proposed (``pending``, nothing changed) and approved by its opponent. The
+    ``POST /control`` answer, with ``seq`` the event that recorded the Control
+    and ``proposal`` the seq of the proposal (``None``: the referee's)."""
+    out = created(game.post(role, "/control", body))
+    if role == "referee":
+        assert out["status"] == "applied", out
+        return {**out, "proposal": None}
+    assert out["status"] == "pending", out
+    approved = ok(game.post(opponent(game, role), f"/proposals/{out['seq']}/approve"))
+    assert (approved["status"], approved["kind"]) == ("applied", "control"), approved
+    return {**out, "seq": approved["answer"]["seq"], "proposal": out["seq"]}
+
+
 @pytest.fixture
 def kgp_reph(kgp: Game) -> Game:
     """The ``kgp`` campaign after its Initial Scenario (19 AM) ended: both sides

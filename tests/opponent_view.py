@@ -404,6 +404,7 @@ def read_everything(
     rd.get("/definition")
     rd.get("/definition-amendments")
     rd.get("/undo-requests")
+    rd.get("/proposals")
     rd.get("/disputes")
     for date in setting.dates:
         rd.get(f"/initiative?cg_date={_q(date)}")
@@ -462,5 +463,6 @@ def read_everything(
         version = int(campaign["version"])
         rd.post("/undo-requests", {"to_seq": sealed[0] - 1, "reason": "indistinguishable?"})
         rd.get("/undo-requests", label="GET /undo-requests (after one)")
+        rd.get("/proposals", label="GET /proposals (after one)")
         rd.get(f"/events?after={version}", label="GET /events after the attempts")
     return rd.reading

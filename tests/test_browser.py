@@ -501,6 +501,66 @@ def test_undo_and_dispute_from_the_pages(browser_context: Any, remote: Remote) -
         page.close()
 
 
+def _c1(remote: Remote) -> str | None:
+    """Who Controls C1 of Sx, as the API says (the sample's C1 starts German)."""
+    (group,) = remote.get("referee", "/control?map_group=Sx")["map_groups"]
+    side: str | None = {x["hex"]: x["side"] for x in group["locations"]}.get("C1")
+    return side
+
+
+@pytest.mark.store
+def test_control_proposed_on_one_page_is_approved_on_the_other(
+    browser_context: Any, remote: Remote, tmp_path: Path
+) -> None:
+    """DESIGN §12, §13: the U.S. proposes Control of C1 from its page; it
+    changes nothing (the API, both maps) until the German approves it from
+    his page's Proposals; then both pages' maps show it."""
+    us = open_page(browser_context, remote.link("US"))
+    german = open_page(browser_context, remote.link("German"))
+    hexes = "#map svg.setup-map g[data-hex=C1]"
+    for page in (us, german):
+        page.wait_for_selector(hexes)
+    before = us.get_attribute(hexes, "data-status")
+    assert _c1(remote) == "German"
+    us.fill("#control-form input[name=hexes]", "C1")
+    us.select_option("#control-form select[name=side]", "US")
+    us.click("#control-form button[type=submit]")
+    us.wait_for_selector("#control-status.ok, #control-status.error")
+    assert "proposed" in us.inner_text("#control-status"), us.inner_text("#control-status")
+    (proposal,) = remote.get("German", "/proposals?status=pending")["items"]
+    assert (proposal["kind"], proposal["by"]) == ("control", "US")
+    pending = f"#requests li[data-proposal='{proposal['seq']}'][data-status=pending]"
+    # The proposer may withdraw it; the opponent approves or rejects it.
+    us.wait_for_selector(pending)
+    assert us.locator(f"{pending} button").all_inner_texts() == ["withdraw"]
+    german.wait_for_selector(pending, timeout=20_000)
+    assert german.locator(f"{pending} button").all_inner_texts() == ["approve", "reject"]
+    assert "C1 → US" in german.inner_text(pending)
+    # Pending, it changed nothing: not the Control, not either map.
+    assert _c1(remote) == "German"
+    settle(german, proposal["seq"])
+    for page in (us, german):
+        assert page.get_attribute(hexes, "data-status") == before
+    german.click(f"{pending} button.approve")
+    german.wait_for_selector(
+        f"#requests li[data-proposal='{proposal['seq']}'][data-status=applied]"
+    )
+    assert _c1(remote) == "US"
+    version = remote.get("referee")["version"]
+    for page in (us, german):
+        settle(page, version)
+        page.wait_for_function(
+            "([sel, was]) => document.querySelector(sel).getAttribute('data-status') !== was",
+            arg=[hexes, before],
+            timeout=20_000,
+        )
+    shot(us, tmp_path, "control-approved")
+    assert us.errors == []
+    assert german.errors == []
+    us.close()
+    german.close()
+
+
 def test_a_table_roll_with_its_own_drms(browser_context: Any, remote: Remote) -> None:
     remote.next_date()
     remote.advance("US", "8.613")

@@ -256,6 +256,31 @@ def test_undo_disputes_and_amendments(game: Campaign) -> None:
     assert [a.id for a in us.amendments().items] == [amendment.id, other.id]
 
 
+def test_control_proposals(game: Campaign) -> None:
+    """DESIGN §13: a side's Control is pending until the opponent approves it;
+    every kind of proposal is listed and answered by its seq."""
+    us, german = game["US"], game["German"]
+    c1 = [{"hex": "C1", "side": "US"}]
+    proposed = us.record_control("Sx", c1)
+    assert proposed.status == "pending"
+    assert proposed.seq is not None
+    (pending,) = german.proposals(status="pending").items
+    assert (pending.seq, pending.kind, pending.by) == (proposed.seq, "control", "US")
+    assert german.proposal(proposed.seq).proposed["locations"] == [{**c1[0], "level": 0}]
+    assert german.approve_proposal(proposed.seq).status == "applied"
+    (group,) = us.control("Sx").map_groups
+    assert {x.hex: x.side for x in group.locations}["C1"] == "US"
+    again = us.record_control("Sx", [{"hex": "C1", "side": None}])
+    assert again.seq is not None
+    assert german.reject_proposal(again.seq, "no").status == "rejected"
+    last = us.record_control("Sx", [{"hex": "B2", "side": None}])
+    assert last.seq is not None
+    assert us.withdraw_proposal(last.seq).status == "withdrawn"
+    assert [p.status for p in us.proposals(kind="control").items] == [
+        "applied", "rejected", "withdrawn",
+    ]  # fmt: skip
+
+
 # ---------------------------------------------------------------- errors
 
 

@@ -1,15 +1,16 @@
 """Control as events (DESIGN §9, issue 14 item 3 in part): ``POST /control``
-records Control of Locations of a map group as one public event; ``GET
-/control`` reads it over the definition's ``initial_control``, as of any event
-with ``at``; bad Locations are 422s that name the field and append nothing;
-undo by replay reverts it."""
+records Control of Locations of a map group as one public event (a side's
+once the opponent approves it, DESIGN §13: tests/test_control_agreement.py);
+``GET /control`` reads it over the definition's ``initial_control``, as of any
+event with ``at``; bad Locations are 422s that name the field and append
+nothing; undo by replay reverts it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from conftest import Game, assert_problem, created, ok
+from conftest import Game, agree_control, assert_problem, created, ok
 
 pytestmark = pytest.mark.shared_app
 
@@ -37,9 +38,9 @@ def test_control_is_recorded_read_by_both_and_as_of_an_event(kgp: Game) -> None:
         {"hex": "B2", "side": "German"}, {"hex": "A1", "level": 0, "side": "US"},
         {"hex": "C1", "side": None},
     ]}  # fmt: skip
-    out = created(kgp.post("German", "/control", body))
+    out = agree_control(kgp, "German", body)
     seq = out["seq"]
-    assert out["checkpoint"]["seq"] == seq
+    assert out["checkpoint"]["seq"] == out["proposal"]
     for role in ("US", "German", "referee"):
         shown = _locations(_control(kgp, role))
         assert shown[("B2", 0)] == ("German", seq)
@@ -50,6 +51,8 @@ def test_control_is_recorded_read_by_both_and_as_of_an_event(kgp: Game) -> None:
     event = ok(kgp.get("US", f"/events?after={seq - 1}&limit=1"))["items"][0]
     assert event["type"] == "ControlRecorded"
     assert event["payload"]["locations"][0] == {"hex": "B2", "level": 0, "side": "German"}
+    assert (event["payload"]["by"], event["actor"]) == ("German", "US")
+    assert (event["payload"]["proposal"], event["payload"]["approved_by"]) == (seq - 1, "US")
 
 
 @pytest.mark.parametrize(
@@ -81,7 +84,29 @@ def test_a_body_without_locations_is_422(kgp: Game) -> None:
 
 def test_control_is_undone_by_replay(kgp: Game) -> None:
     body = {"map_group": "Sx", "locations": [{"hex": "B2", "side": "German"}]}
-    seq = created(kgp.post("German", "/control", body))["seq"]
-    undo = created(kgp.post("German", "/undo-requests", {"seqs": [seq], "reason": "misread"}))
+    seq = created(kgp.post("referee", "/control", body))["seq"]
+    undo = created(kgp.post("referee", "/undo-requests", {"seqs": [seq], "reason": "misread"}))
     assert undo["status"] == "applied"
+    assert _locations(_control(kgp))[("B2", 0)] == ("US", None)
+
+
+def test_an_approval_is_undone_by_replay_and_the_proposal_waits_again(kgp: Game) -> None:
+    """The approver undoes its approval, its own latest action: the Control is
+    gone and the proposal pending again (its proposer may then withdraw it).
+    A proposal is undone like any action: its proposer's own latest one at
+    once, which leaves no proposal behind."""
+    body = {"map_group": "Sx", "locations": [{"hex": "B2", "side": "German"}]}
+    out = agree_control(kgp, "German", body)
+    assert _locations(_control(kgp))[("B2", 0)] == ("German", out["seq"])
+    undo = created(kgp.post("US", "/undo-requests", {"seqs": [out["seq"]], "reason": "oops"}))
+    assert undo["status"] == "applied"
+    assert _locations(_control(kgp))[("B2", 0)] == ("US", None)
+    assert ok(kgp.get("German", f"/proposals/{out['proposal']}"))["status"] == "pending"
+    withdrawn = ok(kgp.post("German", f"/proposals/{out['proposal']}/withdraw"))
+    assert withdrawn["status"] == "withdrawn"
+    again = created(kgp.post("German", "/control", body))
+    asked = {"seqs": [again["seq"]], "reason": "not yet"}
+    assert created(kgp.post("German", "/undo-requests", asked))["status"] == "applied"
+    assert ok(kgp.get("US", "/proposals?status=pending"))["items"] == []
+    assert_problem(kgp.post("US", f"/proposals/{again['seq']}/approve"), 404)
     assert _locations(_control(kgp))[("B2", 0)] == ("US", None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Game, created, ok
+from conftest import Game, agree_control, created, ok
 from forge import parse, reseal
 
 from cgledger.projections.lvp import LvpProjection
@@ -36,15 +36,18 @@ def _next_scenario(kgp: Game) -> None:
 def _play(kgp: Game) -> list[str]:
     """Three scenario ends with Control changes, one of them undone."""
     body = {"map_group": "Sx", "locations": [{"hex": "B2", "side": "German"}]}
-    created(kgp.post("German", "/control", body))
+    agree_control(kgp, "German", body)
     kgp.end_scenario()
     _next_scenario(kgp)
     back = {"map_group": "Sx", "locations": [{"hex": "B2", "side": "US"},
                                             {"hex": "C3", "side": "US"}]}  # fmt: skip
-    seq = created(kgp.post("US", "/control", back))["seq"]
-    undo = created(kgp.post("US", "/undo-requests", {"seqs": [seq], "reason": "misread"}))
-    assert undo["status"] == "applied"
-    created(kgp.post("US", "/control", {**back, "locations": back["locations"][:1]}))
+    agreed = agree_control(kgp, "US", back)
+    # The German undoes its approval (its own latest action), and the U.S.
+    # withdraws the proposal that waits again.
+    asked = {"seqs": [agreed["seq"]], "reason": "misread"}
+    assert created(kgp.post("German", "/undo-requests", asked))["status"] == "applied"
+    ok(kgp.post("US", f"/proposals/{agreed['proposal']}/withdraw"))
+    agree_control(kgp, "US", {**back, "locations": back["locations"][:1]})
     kgp.end_scenario()
     _next_scenario(kgp)
     kgp.end_scenario({"US": 1, "German": 2}, control=[

@@ -51,6 +51,7 @@ ACTIONS = frozenset(
         "ScenarioEnded",
         "CGDateReady",
         "CGDateBegan",
+        "ControlProposed",
         "ControlRecorded",
     }
 )
@@ -354,7 +355,14 @@ class Play:
             ground = 0 if 0 in levels else min(levels)
             body = {"map_group": group["id"], "locations": [
                 {"hex": hx["hex"], "level": ground, "side": taker}]}  # fmt: skip
-            self.act(taker, "/control", body, "ControlRecorded")
+            # A side's Control is a proposal (DESIGN §13); the side that loses
+            # the Location approves it, and then it is recorded.
+            proposed = self.act(taker, "/control", body, "ControlProposed")
+            assert proposed["status"] == "pending", proposed
+            giver = self.sides[0] if taker == self.sides[1] else self.sides[1]
+            approved = ok(self.game.post(giver, f"/proposals/{proposed['seq']}/approve"))
+            assert approved["status"] == "applied", approved
+            self.appended[approved["answer"]["seq"]] = "ControlRecorded"
             self.control[(group["id"], hx["hex"])] = taker
 
     def expected_lvp(self) -> dict[str, int]:

@@ -36,6 +36,8 @@ SESSIONS = {
         "us-assault",
         "recorded",
         '{"US": "8.601", "German": "8.601"}',
+        "pending",
+        "applied",
     ],
 }
 BASE_LINE = "B=${CGLEDGER_URL:-http://localhost:8000}"
@@ -46,7 +48,7 @@ START_TIMEOUT = 30  # seconds for the server to answer
 PLACEHOLDER = re.compile(r"<[A-Za-z][^<>\n]*>")
 #: A seq, roll index or request id typed into the block instead of read from an answer.
 HARD_CODED = [
-    re.compile(r"/(rolls|events|undo-requests|disputes|definition-amendments)/[0-9]"),
+    re.compile(r"/(rolls|events|undo-requests|disputes|definition-amendments|proposals)/[0-9]"),
     re.compile(r"[?&](at|after)=[1-9]"),
     re.compile(r'\\?"(seq|seqs|to_seq|index)\\?"\s*:\s*\[?\s*[0-9]'),
 ]

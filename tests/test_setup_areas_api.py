@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
-from conftest import Game, assert_problem, created, ok
+from conftest import Game, agree_control, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
 from cgledger.api.models import SetupAreasView
@@ -101,8 +101,8 @@ def hexes(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def control(game: Game, group: str, role: str = "referee", **body: Any) -> dict[str, Any]:
-    found: dict[str, Any] = created(game.post(role, "/control", {"map_group": group, **body}))
-    return found
+    """Control in force: the referee's, or a side's approved by its opponent."""
+    return agree_control(game, role, {"map_group": group, **body})
 
 
 def locations(game: Game, query: str = "") -> dict[tuple[str, int], dict[str, Any]]:
@@ -379,10 +379,7 @@ def test_9_6051_records_a_blocks_control(client: TestClient) -> None:
 
 def test_9_6051_alone_needs_no_location(client: TestClient) -> None:
     game = abtf_game(client)
-    out = game.post(
-        "German", "/control", {"map_group": "Ar", "blocks": [{"block": "C", "side": "German"}]}
-    )
-    assert out.status_code == 201, out.text
+    agree_control(game, "German", {"map_group": "Ar", "blocks": [{"block": "C", "side": "German"}]})
     assert areas(game)["blocks"]["C"] == "German"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Game, created, ok
+from conftest import Game, agree_control, created, ok
 
 pytestmark = pytest.mark.shared_app
 
@@ -23,7 +23,7 @@ def test_a_disputed_control_record_shows_the_setup_areas_before_and_after(kgp: G
     b2 = next(h for h in before["hexes"] if h["hex"] == "B2")
     assert b2["status"] == "US"
     body = {"map_group": "Sx", "locations": [{"hex": "B2", "side": "German"}]}
-    seq = created(kgp.post("German", "/control", body))["seq"]
+    seq = agree_control(kgp, "German", body)["seq"]
     after = ok(kgp.get("US", "/setup-areas?map_group=Sx"))
     territory = _territory(kgp, seq)
     (group, *_) = [g for g in territory["map_groups"] if g["map_group"] == "Sx"]

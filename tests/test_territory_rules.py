@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Game, assert_problem, created, ok
+from conftest import Game, agree_control, assert_problem, created, ok
 
 pytestmark = pytest.mark.shared_app
 
@@ -29,7 +29,7 @@ def test_no_german_attack_chit_while_every_map_group_is_vacated(kgp: Game) -> No
     player if the U.S. player currently has no on-map Retained units (8.6131)"."""
     kgp.end_scenario()
     for group in _groups(kgp):
-        created(kgp.post("US", "/control", {"map_group": group, "rule": "8.6131"}))
+        agree_control(kgp, "US", {"map_group": group, "rule": "8.6131"})
     _to_initiative(kgp)
     before = kgp.version()
     problem = assert_problem(kgp.post("German", "/initiative", {"chit": "attack"}), 409)
@@ -44,7 +44,7 @@ def test_the_german_may_attack_while_one_map_group_keeps_us_units(kgp: Game) -> 
     kgp.end_scenario()
     groups = _groups(kgp)
     for group in groups[1:]:
-        created(kgp.post("US", "/control", {"map_group": group, "rule": "8.6131"}))
+        agree_control(kgp, "US", {"map_group": group, "rule": "8.6131"})
     _to_initiative(kgp)
     created(kgp.post("German", "/initiative", {"chit": "attack"}))
 
@@ -52,7 +52,7 @@ def test_the_german_may_attack_while_one_map_group_keeps_us_units(kgp: Game) -> 
 def test_8_6131_lasts_only_until_the_next_scenario(kgp: Game) -> None:
     kgp.end_scenario()
     for group in _groups(kgp):
-        created(kgp.post("US", "/control", {"map_group": group, "rule": "8.6131"}))
+        agree_control(kgp, "US", {"map_group": group, "rule": "8.6131"})
     # A U.S. Assault is played: U.S. units are on the map again.
     _to_initiative(kgp)
     created(kgp.post("US", "/initiative", {"chit": "attack"}))
@@ -162,12 +162,12 @@ def test_an_undo_rebuilds_8_6131_and_the_frozen_setup_areas(kgp: Game) -> None:
     groups = _groups(kgp)
     kgp.advance("US", "8.606")  # past 8.605: the Setup Areas are determined
     for group in groups:
-        created(kgp.post("US", "/control", {"map_group": group, "rule": "8.6131"}))
+        agree_control(kgp, "US", {"map_group": group, "rule": "8.6131"})
     frozen = ok(kgp.get("German", f"/setup-areas?map_group={groups[0]}"))
     assert frozen["frozen"] is True
     body = {"map_group": groups[0], "locations": [{"hex": "A1", "side": "US"}]}
-    seq = created(kgp.post("US", "/control", body))["seq"]
-    undo = created(kgp.post("US", "/undo-requests", {"seqs": [seq], "reason": "misread"}))
+    seq = agree_control(kgp, "US", body)["seq"]
+    undo = created(kgp.post("German", "/undo-requests", {"seqs": [seq], "reason": "misread"}))
     assert undo["status"] == "applied"
     again = ok(kgp.get("German", f"/setup-areas?map_group={groups[0]}"))
     keys = ("hexes", "areas", "sides", "frozen", "frozen_at")

@@ -44,7 +44,9 @@ STATE_EVENTS = frozenset(
         "RePhAdvanced",
         "ScenarioEndProposed",
         "ScenarioEnded",
+        "ControlProposed",
         "ControlRecorded",
+        "ControlRejected",
     }
 )
 UNDO = "UndoApplied"

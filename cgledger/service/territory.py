@@ -22,7 +22,9 @@ def record_control(
     sent: dict[str, Any],
     asked: Asked,
 ) -> Written:
-    """Record Control of Locations of one map group, as one public event."""
+    """Record Control of Locations of one map group, as one public event: a
+    side's is ``pending`` until the opponent approves it (DESIGN §13), the
+    referee's ``applied`` at once."""
     done = run(
         caller,
         lambda c, ctx: c.record_control(
@@ -32,7 +34,10 @@ def record_control(
         body=sent,
         asked=asked,
     )
-    return Written(done, {**control_view(done.campaign, map_group), "seq": done.seq})
+    kind = caller.ledger.record(done.campaign, done.seq)["type"]
+    status = "applied" if kind == "ControlRecorded" else "pending"
+    view = {**control_view(done.campaign, map_group), "seq": done.seq, "status": status}
+    return Written(done, view)
 
 
 def get_control(caller: Caller, map_group: str | None, at: int | None) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Undo requests and disputes (DESIGN §5)."""
+"""Undo requests and disputes (DESIGN §5), and the proposals of every kind (DESIGN §13)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,33 @@ class UndoRequestView(_Open):
 
 class UndoRequestPage(Page):
     items: list[UndoRequestView]
+
+
+class ProposalView(_Open):
+    """A proposal of the agreement protocol (DESIGN §13), of any kind."""
+
+    #: The seq of the event that made it (its id in its kind's own routes).
+    seq: int
+    #: ``undo-request``, ``definition-amendment`` or ``control``.
+    kind: str
+    #: The event that made it (``UndoRequested``, ``ControlProposed``, ...).
+    type: str
+    #: ``pending``, ``applied``, ``rejected`` or ``withdrawn``.
+    status: str
+    by: str
+    recorded_at: str
+    #: What it proposes: the fields of its event.
+    proposed: dict[str, Any]
+    #: The approval, rejection or withdrawal that settled it.
+    answer: Answer | None
+    #: The undo that reverted the proposal itself, if any.
+    reverted_by: int | None
+    version: int
+    checkpoint: Checkpoint | None = None
+
+
+class ProposalPage(Page):
+    items: list[ProposalView]
 
 
 class Resolution(_Open):

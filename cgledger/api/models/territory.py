@@ -45,6 +45,9 @@ class ControlView(BaseModel):
     version: int
     #: The seq this request appended.
     seq: int | None = None
+    #: ``POST /control`` (DESIGN §13): ``pending`` (a side's proposal, the
+    #: Control above unchanged until the opponent approves it) or ``applied``.
+    status: str | None = None
     checkpoint: Checkpoint | None = None
 
 

@@ -1,5 +1,6 @@
-"""What one side asks and the other (or the referee) decides: undo requests,
-disputes, and amendments of the campaign's definition."""
+"""What one side asks and the other (or the referee) decides: the proposals
+of every kind, undo requests, disputes, and amendments of the campaign's
+definition."""
 
 # An endpoint method is declared by its signature; its body is its docstring
 # (cgledger.client._declare.route).
@@ -16,6 +17,8 @@ from cgledger.api.models import (
     DefinitionView,
     DisputePage,
     DisputeView,
+    ProposalPage,
+    ProposalView,
     UndoRequestPage,
     UndoRequestView,
 )
@@ -23,6 +26,41 @@ from cgledger.client._declare import C, Read, Write, route
 
 
 class AgreementEndpoints:
+    # ---------------------------------------------------------------- proposals
+
+    @route("GET", C + "/proposals")
+    def proposals(
+        self,
+        *,
+        status: Literal["pending", "applied", "rejected", "withdrawn"] | None = None,
+        kind: Literal["undo-request", "definition-amendment", "control"] | None = None,
+        after: int = 0,
+        limit: int | None = None,
+        **r: Unpack[Read],
+    ) -> ProposalPage:
+        """The proposals of every kind (with ``status``, ``kind``: only those),
+        a page at a time."""
+
+    @route("GET", C + "/proposals/{seq}")
+    def proposal(self, seq: int, **r: Unpack[Read]) -> ProposalView:
+        """One proposal, by the seq of the event that made it."""
+
+    @route("POST", C + "/proposals/{seq}/approve")
+    def approve_proposal(self, seq: int, **w: Unpack[Write]) -> ProposalView:
+        """Approve a proposal of any kind (the other side's, or as the referee)."""
+
+    @route("POST", C + "/proposals/{seq}/reject")
+    def reject_proposal(
+        self, seq: int, note: str | None = None, **w: Unpack[Write]
+    ) -> ProposalView:
+        """Reject a proposal of any kind (the other side's, or as the referee)."""
+
+    @route("POST", C + "/proposals/{seq}/withdraw")
+    def withdraw_proposal(
+        self, seq: int, note: str | None = None, **w: Unpack[Write]
+    ) -> ProposalView:
+        """Withdraw one's own proposal."""
+
     # ---------------------------------------------------------------- undo
 
     @route("POST", C + "/undo-requests")

@@ -24,7 +24,8 @@ class TerritoryEndpoints:
         rule: str | None = None,
         **w: Unpack[Write],
     ) -> ControlView:
-        """Record Control, e.g. ``[{"hex": "J19", "side": "US"}]``."""
+        """Record Control, e.g. ``[{"hex": "J19", "side": "US"}]``: a side's
+        is ``pending`` until the opponent approves it (``approve_proposal``)."""
 
     @route("GET", C + "/control")
     def control(

@@ -13,11 +13,10 @@ is one sealed record (``sealing``) its owner and the referee see until revealed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Unpack, cast
+from typing import Any, Unpack
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.utils import register_topic
 
 from cgledger.domain import sealed as sealbook
 from cgledger.domain import undo as undobook
@@ -40,11 +39,10 @@ from cgledger.domain.campaign.undo import Undo
 from cgledger.domain.chain import GENESIS
 from cgledger.domain.context import Ctx
 from cgledger.domain.history import MemoryHistory
-from cgledger.domain.rulesets import REGISTRY
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-SCHEMA = 11
+SCHEMA = 12
 
 
 class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState):
@@ -109,6 +107,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
         self.rolled_tables = {}
         self.ready = {}
         self.scenario_end_proposal = None
+        self.control_proposals = {}
         self.initiatives = {}
         self.chits_used = {}
         self.scenario_ends = {}
@@ -162,7 +161,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
 
     @event("RuleRecorded", topic="cgledger:RuleRecorded")
     def _rule_recorded(self, record: dict[str, Any]) -> None:
-        """Any other event (RePhAdvanced, ControlRecorded, a ruleset's own, ...)."""
+        """Any other event (RePhAdvanced, Control and its proposals, a ruleset's own, ...)."""
         self._apply(record)
 
     @event("UndoRequested", topic="cgledger:UndoRequested")
@@ -344,7 +343,9 @@ DISPATCH: Mapping[str, tuple[Handler, ...]] = {
         Calendar._on_initiative_determined,
     ),
     "RePhAdvanced": (Sequence._on_step,),
-    "ControlRecorded": (Territory._on_control,),
+    "ControlProposed": (Agreement._on_control_proposed,),
+    "ControlRecorded": (Territory._on_control, Agreement._on_control_approved),
+    "ControlRejected": (Agreement._on_control_rejected,),
     "ScenarioEndProposed": (Agreement._on_scenario_end_proposed,),
     "ScenarioEnded": (
         Territory._on_scenario_ended,
@@ -391,10 +392,3 @@ _TRIGGERS = {
     "DefinitionAmended": Campaign._definition_amended,
     "DefinitionAmendmentRejected": Campaign._amendment_rejected,
 }
-
-# Events of a ruleset's own commands were once stored under their own topics
-# (e.g. "cgledger:RGPurchased"); they load as RuleRecorded events, which
-# dispatch on the record's type like every event.
-for _rs in REGISTRY.values():
-    for _topic in _rs.rules.legacy_topics:
-        register_topic(_topic, cast(Any, Campaign).RuleRecorded)

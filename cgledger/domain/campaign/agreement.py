@@ -3,27 +3,30 @@ the opponent takes effect only when the opponent agrees, or the referee
 decides.
 
 Two forms share it:
-- a **proposal** (an undo request, a definition amendment): one event, pending
-  until the opponent or the referee approves or rejects it, or its proposer
-  withdraws it. Each kind (``Kind``) says only what it applies when approved;
-  finding it, refusing a proposer's own approval, rejecting and withdrawing
-  are here, once.
+- a **proposal** (an undo request, a definition amendment, a side's Control):
+  one event, pending until the opponent or the referee approves or rejects it,
+  or its proposer withdraws it. Each kind (``Kind``) says only what it applies
+  when approved (its command, marked ``@approves``); finding it by its seq,
+  refusing a proposer's own approval, rejecting, withdrawing and listing are
+  here, once.
 - a **joint** act that every side says (New CG Date, CG-Scenario End, the
   Initiative chits): it takes effect when the last side says it, or at once
   when the referee does. ``joint`` says who still waits and refuses a side
   that has said it already.
 
-Slice: ``undo_requests`` and ``amendments`` (the proposals of each kind, by
-the seq that made them), ``ready`` (the sides ready for the New CG Date, and
-the date each proposed) and ``scenario_end_proposal`` (the first side's
-CG-Scenario End, waiting for the other's).
+Slice: ``undo_requests``, ``amendments`` and ``control_proposals`` (the
+proposals of each kind, by the seq that made them; a Control proposal and its
+answers are state events, replayed after an undo like the Control they make),
+``ready`` (the sides ready for the New CG Date, and the date each proposed)
+and ``scenario_end_proposal`` (the first side's CG-Scenario End, waiting for
+the other's).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from cgledger.domain.campaign.core import MAX_REASON, Applied, Core, reads, text
 from cgledger.domain.context import Ctx
@@ -35,6 +38,8 @@ from cgledger.domain.visibility import REFEREE
 class Kind:
     """A kind of proposal: where its proposals are kept and how it is answered."""
 
+    #: What ``GET /proposals`` calls it (its route's name, e.g. ``undo-request``).
+    id: str
     #: What it is called in a refusal ("no undo request 5 in this campaign").
     name: str
     #: What a proposer cannot approve ("a side cannot approve its own amendment").
@@ -51,6 +56,7 @@ class Kind:
 
 
 UNDO = Kind(
+    "undo-request",
     "undo request",
     "undo request",
     "undo_requests",
@@ -60,6 +66,7 @@ UNDO = Kind(
     reject_field="request",
 )
 AMENDMENT = Kind(
+    "definition-amendment",
     "definition amendment",
     "amendment",
     "amendments",
@@ -67,7 +74,35 @@ AMENDMENT = Kind(
     "amendment",
     field="amendment",
 )
-KINDS = (UNDO, AMENDMENT)
+#: A side's Control (DESIGN §9, §13): it takes effect as ``ControlRecorded``
+#: when approved (``Territory.approve_control``).
+CONTROL = Kind(
+    "control",
+    "Control proposal",
+    "Control proposal",
+    "control_proposals",
+    "ControlRejected",
+    "proposal",
+    field="proposal",
+    reject_field="proposal",
+)
+KINDS = (UNDO, AMENDMENT, CONTROL)
+
+_A = TypeVar("_A", bound=Callable[..., int])
+#: The command that applies an approved proposal, by its kind's id (``approves``).
+APPROVERS: dict[str, Callable[..., int]] = {}
+
+
+def approves(kind: Kind) -> Callable[[_A], _A]:
+    """Mark the command (``(self, ctx, seq) -> seq``) that approves a pending
+    proposal of ``kind``: what it checks again and applies is the kind's own;
+    ``POST /proposals/{seq}/approve`` finds it here."""
+
+    def mark(command: _A) -> _A:
+        APPROVERS[kind.id] = command
+        return command
+
+    return mark
 
 
 class Agreement(Core):
@@ -98,10 +133,22 @@ class Agreement(Core):
                 f"a side cannot approve its own {kind.own}; the opponent or the referee does"
             )
 
-    def reject_proposal(self, ctx: Ctx, kind: Kind, seq: int, note: str | None) -> int:
+    def reject_proposal(
+        self, ctx: Ctx, kind: Kind, seq: int, note: str | None, *, withdraw: bool | None = None
+    ) -> int:
         """The opponent or the referee rejects a pending proposal; its proposer
-        may withdraw it."""
+        may withdraw it. ``withdraw``: ``True`` only the proposer may (a
+        withdrawal), ``False`` only the others (a rejection), ``None`` either
+        (the kind's own route, where the proposer's rejection withdraws)."""
         proposal = self.pending_proposal(ctx, kind, seq, rejecting=True)
+        mine = ctx.actor == proposal["by"]
+        if withdraw is True and not mine:
+            raise Forbidden(
+                f"only {proposal['by']}, who proposed {kind.name} {seq}, withdraws it; "
+                "the opponent or the referee rejects it"
+            )
+        if withdraw is False and mine:
+            raise Forbidden(f"a side cannot reject its own {kind.own}; it withdraws it")
         payload = {
             kind.ref: seq,
             "by": ctx.actor,
@@ -110,14 +157,35 @@ class Agreement(Core):
         }
         return self.append(ctx, kind.rejected, payload, {}, owner=None)
 
-    def pending_proposals(self) -> list[dict[str, Any]]:
-        """Every pending proposal of every kind, oldest first (``GET /proposals``)."""
-        out = []
+    def proposal_kind(self, seq: int) -> Kind:
+        """The kind of proposal ``seq`` (404 if no proposal has that seq)."""
         for kind in KINDS:
-            for seq, proposal in self.proposals_of(kind).items():
-                if proposal["status"] == "pending":
-                    out.append({"seq": int(seq), "kind": kind.name, "by": proposal["by"]})
-        return sorted(out, key=lambda p: int(p["seq"]))
+            if str(seq) in self.proposals_of(kind):
+                return kind
+        raise NotFound(f"no proposal {seq} in this campaign", field="seq")
+
+    def proposal_seqs(self, status: str | None = None, kind: str | None = None) -> list[int]:
+        """The seqs of the proposals of every kind (or of the kind ``kind``),
+        with ``status`` if given, oldest first (``GET /proposals``)."""
+        out = []
+        for k in KINDS:
+            if kind is None or k.id == kind:
+                for seq, proposal in self.proposals_of(k).items():
+                    if status is None or proposal["status"] == status:
+                        out.append(int(seq))
+        return sorted(out)
+
+    def approve_proposal(self, ctx: Ctx, seq: int) -> int:
+        """Approve proposal ``seq``, whatever its kind: the kind's own command
+        (``approves``) checks and applies it."""
+        self._require_role(ctx)
+        return APPROVERS[self.proposal_kind(seq).id](self, ctx, seq)
+
+    def answer_proposal(self, ctx: Ctx, seq: int, note: str | None, *, withdraw: bool) -> int:
+        """Reject (the opponent, the referee) or withdraw (its proposer)
+        proposal ``seq``, whatever its kind."""
+        self._require_role(ctx)
+        return self.reject_proposal(ctx, self.proposal_kind(seq), seq, note, withdraw=withdraw)
 
     # ------------------------------------------------------------------ joint acts
 
@@ -180,6 +248,21 @@ class Agreement(Core):
 
     def _on_amendment_rejected(self, e: Applied) -> None:
         self._on_rejected(AMENDMENT, e)
+
+    @reads("by", "map_group")
+    def _on_control_proposed(self, e: Applied) -> None:
+        self._opened(CONTROL, e, map_group=e.values["map_group"])
+
+    @reads("proposal", "approved_by")
+    def _on_control_approved(self, e: Applied) -> None:
+        """Control recorded: the proposal it applies, if any (the referee's
+        own, and a side's before Control was agreed, apply none)."""
+        if e.values.get("proposal") is not None:
+            self._answered(CONTROL, e, status="applied", by=e.values["approved_by"])
+
+    @reads("proposal", "by", "note", "withdrawn")
+    def _on_control_rejected(self, e: Applied) -> None:
+        self._on_rejected(CONTROL, e)
 
     @reads("side", "next")
     def _on_ready(self, e: Applied) -> None:

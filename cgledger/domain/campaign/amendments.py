@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from cgledger.domain import definitions as defbook
-from cgledger.domain.campaign.agreement import AMENDMENT, Agreement
+from cgledger.domain.campaign.agreement import AMENDMENT, Agreement, approves
 from cgledger.domain.campaign.core import MAX_REASON, Applied, options_of, text
 from cgledger.domain.campaign.core import validated_definition as validated
 from cgledger.domain.context import Ctx
@@ -45,6 +45,7 @@ class Amendments(Agreement):
             return int(record["seq"])
         return self._amend(ctx, int(record["seq"]), amended, new_hash)
 
+    @approves(AMENDMENT)
     def approve_amendment(self, ctx: Ctx, amendment_seq: int) -> int:
         """The opponent of the side that asked, or the referee, puts it in force,
         if the definition has not changed since it was asked for."""

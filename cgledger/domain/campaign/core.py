@@ -50,7 +50,9 @@ OWNERS: Mapping[str, tuple[str, ...]] = {
     "rolls": ("batches", "committed", "roll_count", "table_defs"),
     "sealing": ("sealed_steps",),
     "calendar": ("calendar", "date_index", "awaiting_new_date"),
-    "agreement": ("undo_requests", "amendments", "ready", "scenario_end_proposal"),
+    "agreement": (
+        "undo_requests", "amendments", "control_proposals", "ready", "scenario_end_proposal",
+    ),
     "sequence": ("steps", "rolled_tables"),
     "tables": ("lasting",),
     "initiative": ("initiatives", "chits_used"),
@@ -152,6 +154,7 @@ class Core:
     disputes: dict[str, dict[str, Any]]
     definition: dict[str, Any] | None
     amendments: dict[str, dict[str, Any]]
+    control_proposals: dict[str, dict[str, Any]]
     # the ruleset's own state (``Rules.initial_state``)
     rules: dict[str, Any]
 

@@ -97,9 +97,12 @@ class ScenarioEnd(Territory, Sequence, Agreement):
             proposed = {"by": ctx.actor, "cg_date": self.cg_date, "rule": rule, "body": sent}
             return self.append(ctx, "ScenarioEndProposed", proposed, {}, owner=None)
         if proposal is not None and ctx.actor != REFEREE and proposal["body"] != sent:
+            # Nothing of either body is recorded, its Control least of all
+            # (DESIGN §13): the detail shows where the two differ.
+            theirs, mine = differing(proposal["body"], sent)
             raise RuleViolation(
-                f"{first}: {proposal['side']} sent {proposal['body']}, "
-                f"{ctx.actor} sends {sent}: both must send the same scenario end",
+                f"{first}: {proposal['side']} sent {theirs}, "
+                f"{ctx.actor} sends {mine}: both must send the same scenario end",
                 rule=first,
             )
         payload = {
@@ -219,3 +222,45 @@ class ScenarioEnd(Territory, Sequence, Agreement):
         self.scenario_ends[v["cg_date"]] = dict(v.get("cvp") or {})
         if v.get("lvp") is not None:
             self.lvp_rows[v["cg_date"]] = dict(v["lvp"])
+
+
+#: How many Locations a refusal names where two bodies' Control differs.
+SHOWN = 10
+
+
+def differing(
+    first: dict[str, Any], second: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two scenario-end bodies where they differ (DESIGN §8: the 409 shows the
+    difference): the fields that differ and, of ``control``, the Locations and
+    Blocks that one sends otherwise than the other (``"not sent"``: the other
+    sends it), keyed ``"<map group> <hex>/<level>"``, the first ``SHOWN``."""
+    a: dict[str, Any] = {}
+    b: dict[str, Any] = {}
+    for key in sorted(set(first) | set(second)):
+        x, y = first.get(key), second.get(key)
+        if x == y:
+            continue
+        if key == "control":
+            mine, other = _by_location(x or []), _by_location(y or [])
+            names = sorted(n for n in set(mine) | set(other) if mine.get(n) != other.get(n))
+            if names:  # else the same Control in another order: shown as sent
+                x = {n: mine.get(n, "not sent") for n in names[:SHOWN]}
+                y = {n: other.get(n, "not sent") for n in names[:SHOWN]}
+                if len(names) > SHOWN:
+                    x["..."] = y["..."] = f"{len(names) - SHOWN} more"
+        a[key], b[key] = x, y
+    return a, b
+
+
+def _by_location(changes: list[dict[str, Any]]) -> dict[str, Any]:
+    """The Control changes of a body by Location (and Block), as sent."""
+    out: dict[str, Any] = {}
+    for change in changes:
+        group = change["map_group"]
+        for loc in change.get("locations") or ():
+            what = {k: v for k, v in loc.items() if k not in ("hex", "level")}
+            out[f"{group} {loc['hex']}/{loc['level']}"] = what
+        for block in change.get("blocks") or ():
+            out[f"{group} Block {block['block']}"] = {"side": block["side"]}
+    return out

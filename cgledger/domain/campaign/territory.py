@@ -3,6 +3,11 @@ of each Location recorded by map group, the Blocks a side gains, and the
 Setup Areas, determined from the Control when the first side completes the
 Setup Area step after a CG-Scenario End and kept until the next scenario.
 
+Control binds the opponent (DESIGN §13): a side's is a proposal of the
+agreement protocol (``agreement.CONTROL``), which changes nothing until the
+opponent or the referee approves it (``approve_control``); the referee's is
+recorded at once.
+
 Slice: ``control`` (by map group, by Location "hex/level", or Block),
 ``setup_frozen`` (the Setup Areas as determined, or ``None``) and ``vacated``
 (map groups a rule recorded as left by a side's units, 8.6131).
@@ -13,14 +18,19 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from cgledger.domain.campaign.core import Applied, Core, reads
+from cgledger.domain.campaign.agreement import CONTROL, Agreement, approves
+from cgledger.domain.campaign.core import Applied, reads
 from cgledger.domain.context import Ctx
-from cgledger.domain.errors import InvalidInput, NotFound
+from cgledger.domain.errors import InvalidInput, NotFound, RuleViolation
 from cgledger.domain.rulesets.base import SCENARIO
 from cgledger.domain.territory import BLOCK_KEY, ControlState, MapGroupData
+from cgledger.domain.visibility import REFEREE
+
+#: The fields of a Control change (``control_change``), as its events hold them.
+CHANGE = ("map_group", "locations", "blocks", "rule", "into_setup_areas")
 
 
-class Territory(Core):
+class Territory(Agreement):
     def control_state(self, data: MapGroupData, *, frozen: bool = False) -> ControlState:
         """The Control of a map group now (or as the Setup Areas were
         determined, with ``frozen``): ``initial_control`` and what was recorded."""
@@ -42,14 +52,66 @@ class Territory(Core):
         event (``side`` null: uncontrolled), with the Locations made Strategic
         or no longer (``marker``: E, F, G, V; ``"none"``), Blazing ones, and
         the Blocks a side gains by 9.6051 (``blocks``). Each Location is a hex
-        of the map group at one of its levels; a side records it, or the
-        referee, and the opponent may dispute it like any event. ``rule``
-        names a rule that gives Control at once (8.6131): the ruleset lists
-        its Locations."""
+        of the map group at one of its levels. ``rule`` names a rule that
+        gives Control at once (8.6131): the ruleset lists its Locations.
+
+        DESIGN §13: the referee's is recorded at once (``ControlRecorded``); a
+        side's is a proposal (``ControlProposed``, the same fields), which
+        changes nothing until the opponent or the referee approves it. Either
+        may be disputed like any event."""
         self._require_role(ctx)
         change = self.control_change(ctx.actor, map_group, locations, blocks=blocks, rule=rule)
         payload = {"by": ctx.actor, "cg_date": self.cg_date, **change}
+        kind = "ControlRecorded" if ctx.actor == REFEREE else "ControlProposed"
+        return self.append(ctx, kind, payload, {}, owner=None)
+
+    @approves(CONTROL)
+    def approve_control(self, ctx: Ctx, seq: int) -> int:
+        """The opponent of the proposing side, or the referee, puts a Control
+        proposal in force: one ``ControlRecorded`` naming the proposal (``by``
+        its proposer, ``approved_by`` the approver), as the proposal showed it
+        (``_as_proposed``)."""
+        proposal = self.pending_proposal(ctx, CONTROL, seq)
+        self.check_approver(ctx, CONTROL, proposal)
+        change = self._as_proposed(proposal["by"], seq)
+        payload = {
+            "by": proposal["by"],
+            "cg_date": self.cg_date,
+            **change,
+            "proposal": seq,
+            "approved_by": ctx.actor,
+        }
         return self.append(ctx, "ControlRecorded", payload, {}, owner=None)
+
+    def _as_proposed(self, by: str, seq: int) -> dict[str, Any]:
+        """The change Control proposal ``seq`` makes now, checked again
+        against the CG definition and the Control since: never other than the
+        approver was shown (the Blocks it switches, 8.6131's Locations)."""
+        shown = {k: v for k, v in self.record(seq)["payload"].items() if k in CHANGE}
+        rule = shown.get("rule")
+        switched = self.ruleset.rules.setup_area_step
+        stated = [b for b in shown.get("blocks") or () if b["rule"] != switched]
+        try:
+            now = self.control_change(
+                by,
+                shown["map_group"],
+                [] if rule is not None else [dict(loc) for loc in shown["locations"]],
+                blocks=stated,
+                rule=rule,
+            )
+        except (InvalidInput, RuleViolation) as exc:
+            raise RuleViolation(
+                f"Control proposal {seq} no longer holds ({exc.detail}); reject it and propose "
+                "again"
+            ) from None
+        differ = [k for k in CHANGE if now.get(k) != shown.get(k)]
+        if differ:
+            raise RuleViolation(
+                f"the Control changed since Control proposal {seq}: approved now, its "
+                f"{' and '.join(differ)} would differ from what was proposed; reject it and "
+                "propose again"
+            )
+        return now
 
     def control_change(
         self,

@@ -13,7 +13,7 @@ from typing import Any
 
 from cgledger.domain import sealed as sealbook
 from cgledger.domain import undo as undobook
-from cgledger.domain.campaign.agreement import UNDO, Agreement
+from cgledger.domain.campaign.agreement import UNDO, Agreement, approves
 from cgledger.domain.campaign.core import MAX_REASON, Applied, text
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import RuleViolation
@@ -54,6 +54,7 @@ class Undo(Agreement):
             ctx, effect, request=int(record["seq"]), by=ctx.actor, at_once=True, reason=reason
         )
 
+    @approves(UNDO)
     def approve_undo(self, ctx: Ctx, request_seq: int) -> int:
         """The opponent of the requesting side, or the referee, applies a pending undo."""
         request = self.pending_proposal(ctx, UNDO, request_seq)

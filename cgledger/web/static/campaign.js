@@ -140,8 +140,9 @@ async function loadReph(fresh = () => true) {
 
 async function act(fn, statusId) {
   const el = $(statusId);
+  let said;
   try {
-    await fn();
+    said = await fn();
   } catch (e) {
     if (!el) return;
     const lost = !(e instanceof ApiError) || e.status >= 500;
@@ -154,7 +155,7 @@ async function act(fn, statusId) {
   }
   await refresh(true).catch(() => {});  // the player's own action: redraw even the card they acted in
   const now = $(statusId);
-  if (now) setStatus(now, "done", "ok");
+  if (now) setStatus(now, typeof said === "string" ? said : "done", "ok");
 }
 
 // An action a step requires, with the page's own client nonce where its body
@@ -276,6 +277,27 @@ async function loadMap(fresh = () => true) {
   body("map").replaceChildren(importSvg(text));
 }
 
+// DESIGN §9, §13: Control of the map group shown, for the hexes typed; a
+// side's is a proposal the opponent answers under Proposals, the referee's
+// is recorded at once.
+function setupControl(c) {
+  const form = $("control-form");
+  if (!mapGroups().length || !(c.sides.includes(c.you) || c.you === "referee")) { form.classList.add("hidden"); return; }
+  form.elements.side.replaceChildren(...c.sides.map((sd) => h("option", { value: sd }, sd)), h("option", { value: "" }, "uncontrolled"));
+  if (c.you === "referee") form.querySelector("button").textContent = "record Control";
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const f = form.elements;
+    const level = Number(f.level.value || 0);
+    const side = f.side.value || null;
+    const locations = f.hexes.value.split(/[\s,;]+/).filter(Boolean).map((hex) => ({ hex, level, side }));
+    act(async () => {
+      const r = await api.post(`${base}/control`, { map_group: $("map-group").value, locations });
+      return r.status === "pending" ? `proposed (#${r.seq}): it applies once the opponent approves it` : "recorded";
+    }, "control-status");
+  });
+}
+
 // ------------------------------------------------------------------ dice
 async function loadDice(fresh = () => true) {
   const side = $("dice-side").value;
@@ -373,16 +395,34 @@ async function loadRoll() {
   showTable();
 }
 
-// ------------------------------------------------------------------ undo & disputes
+// ------------------------------------------------------------------ proposals & disputes
+// DESIGN §13: every proposal that waits for the opponent (undo requests,
+// definition amendments, Control) in one list: approve and reject for the
+// opponent and the referee, withdraw for the side that proposed it.
+function proposalText(p) {
+  const q = p.proposed || {};
+  if (p.kind === "undo-request") return `undo #${p.seq} by ${p.by} (${p.status}): ${q.seqs ? `events ${q.seqs.join(", ")}` : `back to ${q.to_seq}`} — ${q.reason}`;
+  if (p.kind === "definition-amendment") return `amendment #${p.seq} by ${p.by} (${p.status}): ${JSON.stringify(q.patch).slice(0, 120)} — ${q.reason}`;
+  if (p.kind === "control") {
+    const locs = (q.locations || []).map((l) => `${l.hex}${l.level ? `/${l.level}` : ""} → ${l.side ?? "uncontrolled"}`);
+    const blocks = (q.blocks || []).map((b) => `Block ${b.block} → ${b.side ?? "uncontrolled"}`);
+    const all = [...(q.rule ? [`rule ${q.rule}`] : []), ...locs, ...blocks];
+    return `Control #${p.seq} by ${p.by} (${p.status}) of ${q.map_group}: ${all.slice(0, 12).join(", ")}${all.length > 12 ? `, … (${all.length} in all)` : ""}`;
+  }
+  return `${p.kind} #${p.seq} by ${p.by} (${p.status})`;
+}
+
+function answer(p, verb) {
+  return h("button", { type: "button", class: verb, onclick: () => act(() => api.post(`${base}/proposals/${p.seq}/${verb}`, {}), "requests-status") }, verb);
+}
+
 async function loadRequests(fresh = () => true) {
-  const [undos, disputes] = await Promise.all([api.get(`${base}/undo-requests?limit=100`), api.get(`${base}/disputes?limit=100`)]);
+  const [proposals, disputes] = await Promise.all([api.get(`${base}/proposals?limit=1000`), api.get(`${base}/disputes?limit=100`)]);
   if (!fresh()) return;
   const you = state.campaign.you;
-  const undoRows = undos.items.slice().reverse().map((u) => h("li", { dataset: { undo: u.id, status: u.status } },
-    `undo #${u.id} by ${u.by} (${u.status}): ${u.seqs ? `events ${u.seqs.join(", ")}` : `back to ${u.to_seq}`} — ${u.reason}`,
-    u.status === "pending" && u.by !== you ? [" ",
-      h("button", { type: "button", onclick: () => act(() => api.post(`${base}/undo-requests/${u.id}/approve`, {}), "requests-status") }, "approve"),
-      h("button", { type: "button", onclick: () => act(() => api.post(`${base}/undo-requests/${u.id}/reject`, {}), "requests-status") }, "reject")] : null));
+  const undoRows = proposals.items.slice().reverse().map((p) => h("li", { dataset: { proposal: p.seq, kind: p.kind, status: p.status, ...(p.kind === "undo-request" ? { undo: p.seq } : {}) } },
+    proposalText(p), p.answer && p.answer.note ? ` → ${p.answer.note}` : "",
+    p.status !== "pending" ? null : p.by === you ? [" ", answer(p, "withdraw")] : [" ", answer(p, "approve"), answer(p, "reject")]));
   const disputeRows = disputes.items.slice().reverse().map((d) => h("li", { dataset: { dispute: d.id, status: d.status } },
     `dispute #${d.id} of event ${d.seq} by ${d.by} (${d.status}): ${d.claim}`,
     d.resolution ? ` → ${d.resolution.decision}: ${d.resolution.note || ""}` : "",
@@ -390,7 +430,7 @@ async function loadRequests(fresh = () => true) {
       h("select", { name: "decision" }, h("option", { value: "uphold" }, "uphold"), h("option", { value: "revert" }, "revert")),
       h("input", { name: "note", required: true, maxlength: 500, placeholder: "ruling" }), h("button", { type: "submit" }, "resolve")) : null));
   body("requests").replaceChildren(
-    h("h3", {}, "Undo requests"), undoRows.length ? h("ul", {}, undoRows) : h("p", {}, "none"),
+    h("h3", {}, "Proposals"), undoRows.length ? h("ul", {}, undoRows) : h("p", {}, "none"),
     h("h3", {}, "Disputes"), disputeRows.length ? h("ul", {}, disputeRows) : h("p", {}, "none"),
     h("p", { class: "status", id: "requests-status", role: "status" }));
 }
@@ -710,6 +750,7 @@ async function main() {
     $(id).addEventListener("change", () => { state.oldest = null; guarded("log", loadLog, { force: true }); });
   }
   $("log-older").addEventListener("click", () => guarded("log", olderEvents, { force: true }));
+  setupControl(c);
   setupExport();
   $("my-link").addEventListener("click", () => {
     // The link this page was opened with: the token is kept only in this tab.
