@@ -21,7 +21,9 @@ seed, the client nonce and the secret part (``sealed``). Checked here:
   stream of (seed, campaign, nonce, index, ``roll.side``); without one, the
   record lists no dice;
 * each roll on a table re-reads from the recorded definition
-  (``cgledger.verify_tables``), where the viewer sees the secret part.
+  (``cgledger.verify_tables``), where the viewer sees the secret part; an act
+  of one table roll that records its result at the top of its part too (what
+  the views show) records that roll's.
 
 A record not yet revealed is counted as hidden (with its roll, also among the
 rolls whose seed is still secret).
@@ -50,6 +52,8 @@ REVEAL_KEYS = frozenset(
 #: What a version 2 reveal of a record without a roll index leaves null.
 _ROLL_FIELDS = ("index", "commitment", "seed", "client_nonce")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+#: What an act of one table roll records of it at the top of its sealed part.
+_ROLL_RESULT = ("table", "inputs", "original", "drm", "final", "outcome")
 
 
 def is_reveal(obj: dict[str, Any]) -> bool:
@@ -199,6 +203,7 @@ def check(
         report.rolls_hidden += 0 if roll is None else 1
         return
     rolls = _rolls(part, seq)
+    _check_act_result(part, rolls, seq)
     drawn = [d for r in rolls for d in r["dice"]]
     if roll is None and drawn:
         raise VerificationError("a sealed record without a roll index lists dice", seq)
@@ -267,6 +272,26 @@ def _check_stream(
             f"the record: {drawn})",
             seq,
         )
+
+
+def _check_act_result(part: dict[str, Any], rolls: list[dict[str, Any]], seq: int) -> None:
+    """An act of one table roll (a table roll, 8.616's DR, 8.622's dr) also
+    records that roll's result at the top of its part, which is what the views
+    show and the state applies: it must be its one roll's, which is re-read."""
+    found = [k for k in _ROLL_RESULT if k in part]
+    if not found:
+        return
+    if len(rolls) != 1:
+        raise VerificationError(
+            f"the sealed part records a roll's {found[0]} but lists {len(rolls)} rolls", seq
+        )
+    ref = rolls[0].get("table")
+    table = ref.get("id") if isinstance(ref, dict) else None
+    for key in found:
+        if part[key] != rolls[0].get(key):
+            raise VerificationError(
+                f"the sealed part's {key} is not that of its roll on {table} (edited?)", seq
+            )
 
 
 def _rolls(part: dict[str, Any], seq: int) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from forge import parse, reseal
 from live import serving
 
 from cgledger.api.app import create_app
+from cgledger.domain.sealed import PUBLIC_KEYS, kind_of
 from cgledger.settings import Settings
 from cgledger.signing import check_checkpoint
 from cgledger.verify import VerificationError, verify_bytes
@@ -196,24 +197,38 @@ def table_of(item: dict[str, Any]) -> str | None:
 
 def test_events_filter_by_type(history: Game) -> None:
     everything = events(history, "US")
-    want = [e for e in everything if e["type"] in {"RGPurchased", "DiceRolled"}]
-    assert {e["type"] for e in want} == {"RGPurchased", "DiceRolled"}
+    want = [e for e in everything if e["type"] in {"RecordSealed", "DiceRolled"}]
+    assert {e["type"] for e in want} == {"RecordSealed", "DiceRolled"}
     for params in (
-        {"type": ["RGPurchased", "DiceRolled"]},
-        {"type": "RGPurchased,DiceRolled"},
-        {"type": ["DiceRolled, RGPurchased"]},
+        {"type": ["RecordSealed", "DiceRolled"]},
+        {"type": "RecordSealed,DiceRolled"},
+        {"type": ["DiceRolled, RecordSealed"]},
     ):
         assert events(history, "US", **params) == want, params
     assert events(history, "US", type="NoSuchEvent") == []
+    # The filter reads the public type only (DESIGN §2a): the act a sealed
+    # record holds (here the German's secret purchase, which the referee sees)
+    # selects nothing, for the opponent nor for the referee.
+    sealed = events(history, "referee", type="RecordSealed")
+    assert "RGPurchased" in {kind_of(e) for e in sealed}
+    for role in ROLES:
+        assert events(history, role, type="RGPurchased") == [], role
 
 
 def test_events_filter_by_actor_table_and_date(history: Game) -> None:
     everything = events(history, "US")
     german = events(history, "US", actor="German")
     assert german == [e for e in everything if e["actor"] == "German"]
-    assert {e["type"] for e in german} >= {"RGPurchased", "TableRolled", "CPPReplenished"}
-    # The secret parts stay hidden from the US in a filtered list too.
-    assert all(e["secret"] is None for e in german if e["type"] == "RGPurchased")
+    assert {e["type"] for e in german} >= {"RecordSealed", "DiceRolled", "CGDateBegan"}
+    # The German's secret purchase, Secret table roll and Secret 8.616 DR are
+    # sealed records: the referee's filtered list tells their acts ...
+    ref_german = events(history, "referee", actor="German")
+    assert [e["seq"] for e in ref_german] == [e["seq"] for e in german]
+    assert {kind_of(e) for e in ref_german} >= {"RGPurchased", "TableRolled", "CPPReplenished"}
+    # ... while their secret parts stay hidden from the US in a filtered list too.
+    sealed = [e for e in german if e["type"] == "RecordSealed"]
+    assert sealed
+    assert all(e["secret"] is None for e in sealed)
     assert events(history, "US", actor="referee") == [
         e for e in everything if e["actor"] == "referee"
     ]
@@ -221,10 +236,18 @@ def test_events_filter_by_actor_table_and_date(history: Game) -> None:
     assert [e["type"] for e in escape] == ["TableDefined", "TableRolled", "TableRolled"]
     assert events(history, "US", table="kgp:8.606-infantry") == escape
     assert events(history, "US", table="8.606-infantry") == escape
-    assert events(history, "US", table="kgp:8.616")[-1]["type"] == "CPPReplenished"
+    # An event other than a table roll that names its table (8.6233a, the
+    # Dual Attack setup of 19 PM's Initiative) is found by it too.
+    dual = [e["type"] for e in events(history, "US", table="8.6233a")]
+    assert dual == ["TableDefined", "InitiativeDetermined"]
+    # A sealed roll names no table in public (DESIGN §2a): its table finds
+    # nothing, for the opponent nor for the referee.
+    for role in ROLES:
+        for sealed_table in ("kgp:8.616", "kgp:8.6201"):
+            assert events(history, role, table=sealed_table) == [], (role, sealed_table)
     pm = events(history, "US", date="19 PM")
     assert pm == [e for e in everything if e["payload"].get("cg_date") == "19 PM"]
-    assert {"CPPReplenished", "DiceRolled", "TableRolled"} <= {e["type"] for e in pm}
+    assert {"RecordSealed", "DiceRolled", "TableRolled"} <= {e["type"] for e in pm}
     assert events(history, "US", date="19PM") == pm
     am = events(history, "US", date="19 AM")
     assert am == [e for e in everything if e["payload"].get("cg_date") == "19 AM"]
@@ -257,7 +280,7 @@ def test_events_filter_hides_reverted_events(history: Game) -> None:
     "params",
     [
         {},
-        {"type": "DiceRolled,TableRolled,RGPurchased"},
+        {"type": "DiceRolled,TableRolled,RecordSealed"},
         {"actor": "US"},
         {"table": "8.606-infantry"},
         {"reverted": "false", "type": "DiceRolled"},
@@ -310,7 +333,11 @@ def test_every_new_event_records_the_request_id(kgp: Game) -> None:
     rid = r.headers["X-Request-ID"]
     assert re.fullmatch(r"[0-9a-f]{32}", rid)
     new = appended(kgp, v)
-    assert [e["type"] for e in new] == ["TableDefined", "TableRolled"]
+    # Rolling in 8.620 completes 8.619, whose purchases the rules make secret:
+    # the US gets the empty sealed record of that step first (DESIGN §4).
+    assert [e["type"] for e in new] == ["RecordSealed", "TableDefined", "TableRolled"]
+    assert (kind_of(new[0]), new[0]["payload"]["step"]) == ("RGPurchased", "8.619")
+    assert new[0]["secret"]["rgs"] == []
     assert all(e["meta"]["request_id"] == rid for e in new)
     # Two events of one undo share the request's id, too.
     seq = buy(kgp)["seq"]
@@ -458,10 +485,21 @@ def test_every_appending_response_has_a_checkpoint(client: TestClient) -> None:
     step("German", "/cpp-replenishments", {})
     step("US", "/cpp-replenishments", {})
     step("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"})
-    # 8.620: an I1 needs at least its strength DR and one more roll (SW or leader).
+    # 8.620: an I1 needs at least its strength DR and one more roll (SW or
+    # leader). Bought in secret, all of them are made in one sealed record
+    # (DESIGN §2a), so one request makes them and a second finds none left:
+    # a refusal appends nothing and carries no checkpoint.
     step("German", "/rg-determinations", {})
-    step("German", "/rg-determinations", {})
-    game.advance("German", "8.622")  # the rest of its rolls, if Depleted
+    batch = last_event(game)
+    assert kind_of(batch) == "RGDetermined"
+    assert batch["secret"]["rolls"][0]["need"] == "strength"
+    assert len(batch["secret"]["rolls"]) >= 2
+    v = game.version()
+    refused = game.post("German", "/rg-determinations", {})
+    assert "needs a roll" in assert_problem(refused, 409)["detail"]
+    assert "Cgledger-Checkpoint" not in refused.headers
+    assert game.version() == v
+    game.advance("German", "8.622")
     step("German", "/recon", {"cpp": 1})
     assert checked == sorted(set(checked))
     # An idempotent retry answers with the first checkpoint.
@@ -556,8 +594,10 @@ def signed(kgp: Game, client: TestClient) -> tuple[Game, str, dict[int, dict[str
     keep(kgp.post("US", "/disputes", {"seq": rolled["seq"], "claim": "a fair claim"}))  # 4
     keep(kgp.post("German", "/rg-purchases", F1))  # 5
     keep(kgp.post("German", "/rolls", {"dice": 1, "purpose": "y", "secret": True}))  # 6
-    keep(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))  # 7, 8
-    assert sorted(saved) == [2, 3, 4, 5, 6, 8]
+    # 7: a Secret table roll is one sealed record; its table's definition is
+    # in its secret part, not in a public TableDefined before it (DESIGN §2a).
+    keep(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))
+    assert sorted(saved) == [2, 3, 4, 5, 6, 7]
     return kgp, server_key(client), saved
 
 
@@ -593,7 +633,7 @@ def test_a_rewritten_export_fails_at_the_checkpoint_it_breaks(
     # ... checkpoints before the rewrite still hold ...
     assert verify_bytes(forged, checkpoints=[saved[2], saved[3]], server_key=key)
     # ... and the first checkpoint at or after it fails, by its seq.
-    for points, seq in (([saved[5], saved[8]], 5), ([saved[8]], 8), (list(saved.values()), 4)):
+    for points, seq in (([saved[5], saved[7]], 5), ([saved[7]], 7), (list(saved.values()), 4)):
         with pytest.raises(VerificationError, match=f"seq {seq}: the log was rewritten") as info:
             verify_bytes(forged, checkpoints=points, server_key=key)
         assert info.value.seq == seq
@@ -727,8 +767,12 @@ def test_live_stream_on_a_real_server(settings: Settings) -> None:
         assert not errors, errors
         assert [int(b["id"]) for b in blocks] == list(range(1, version + 2))
         live = blocks[-1]
-        assert live["event"] == "DiceRolled"
-        assert live["data"]["event"]["secret"] is None  # the German's Secret roll, seen by the US
+        # The German's Secret roll, seen by the US: a sealed record whose public
+        # part is that of every sealed record (no purpose, no count of dice).
+        assert live["event"] == "RecordSealed"
+        assert live["data"]["event"]["secret"] is None
+        assert set(live["data"]["event"]["payload"]) == {*PUBLIC_KEYS, "roll"}
+        assert "live" not in json.dumps(live["data"]["event"])
         assert live["data"]["event"]["payload"]["roll"]["index"] == posted[0]["index"]
         assert blocks[version - 1]["data"]["event"]["secret"] is None
         cp = live["data"]["checkpoint"]

@@ -35,6 +35,7 @@ from cgledger.domain import dice
 from cgledger.domain import tables as tb
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.rulesets import REGISTRY, Ruleset
+from cgledger.domain.sealed import PUBLIC_KEYS, SEALED_PURPOSE, dice_of, kind_of
 from cgledger.domain.tables import DrmRequest, Table, band_for, band_range, content_hash
 from cgledger.verify import Report, VerificationError, verify_bytes
 
@@ -173,20 +174,33 @@ def assert_result_consistent(table: Table, view: dict[str, Any], extra: int) -> 
 
 
 def assert_seed_recomputes(game: Game, view: dict[str, Any], side: str) -> None:
-    """DESIGN §2: the seed opens the commitment and recomputes the dice."""
+    """DESIGN §2: the seed opens the commitment and recomputes the dice; of a
+    sealed record (§2a, a secret roll), the first dice of its index's stream."""
     r = view
     seed = bytes.fromhex(r["seed"])
     assert len(seed) == 32
     assert dice.commitment(game.id, r["index"], seed) == r["commitment"]
-    again = dice.roll(
-        seed,
-        campaign=game.id,
-        index=r["index"],
-        client_nonce=r["client_nonce"],
-        dice=r["count"],
-        purpose=r["purpose"],
-        side=side,
-    )
+    assert r["dice"]
+    assert r["count"] == len(r["dice"])
+    if r.get("protocol") == dice.SEALED:
+        again = dice.sealed_dice(
+            seed,
+            campaign=game.id,
+            index=r["index"],
+            client_nonce=r["client_nonce"],
+            side=side,
+            n=r["count"],
+        )
+    else:
+        again = dice.roll(
+            seed,
+            campaign=game.id,
+            index=r["index"],
+            client_nonce=r["client_nonce"],
+            dice=r["count"],
+            purpose=r["purpose"],
+            side=side,
+        )
     assert again == r["dice"]
 
 
@@ -425,21 +439,30 @@ def test_table_is_defined_once_and_rolls_carry_its_hash(sg: Game) -> None:
 
 
 def test_each_table_defaults_to_its_rules_secrecy(sg: Game) -> None:
-    for n, (table_id, (_, secret)) in enumerate(sorted(SG_TABLES.items())):
+    last = -1
+    for table_id, (_, secret) in sorted(SG_TABLES.items()):
         # The side its rule names (3.6's columns, 3.7's M4 Groups), else the German.
         side = (REGISTRY["sg"].tables[table_id].sides or ("German",))[0]
         opponent = "American" if side == "German" else "German"
         in_step(sg, side, step_of(table_id))
         view = created(roll(sg, side, table_id))
-        assert view["roll"]["index"] == 2 * n
+        # Indices in order; the empty sealed records of the secret steps the
+        # sides complete on the way (3.4, 3.6) take some too (DESIGN §4).
+        index = view["roll"]["index"]
+        assert index > last, table_id
         assert view["secret"] is secret, table_id
         assert view["roll"]["secret"] is secret, table_id
-        opp = ok(sg.get(opponent, f"/rolls/{2 * n}"))
+        opp = ok(sg.get(opponent, f"/rolls/{index}"))
+        assert opp["seq"] == view["seq"], table_id
         assert (opp["dice"] is None) is secret, table_id
         assert (opp["seed"] is None) is secret, table_id
+        # A secret roll is a sealed record: the opponent learns not even its table.
+        assert (opp["purpose"] == SEALED_PURPOSE) is secret, table_id
         # "secret": null is the default too
         again = created(roll(sg, side, table_id, {"secret": None}))
         assert again["secret"] is secret, table_id
+        assert again["roll"]["index"] == index + 1, table_id
+        last = again["roll"]["index"]
 
 
 def test_secret_false_makes_a_secret_table_public(sg: Game) -> None:
@@ -478,19 +501,30 @@ def test_secret_true_hides_a_public_table(sg: Game) -> None:
     assert opp["outcome"] is None
     assert NOTE not in r.text
     items, text = events(sg, "German")
-    (rolled,) = of_type(items, "TableRolled")
+    # A sealed record (DESIGN §2a): its public part names no table, no rule.
+    assert of_type(items, "TableRolled") == []
+    (rolled,) = of_type(items, "RecordSealed")
+    assert rolled["seq"] == view["seq"]
     assert rolled["secret"] is None
+    assert set(rolled["payload"]) == {*PUBLIC_KEYS, "roll"}
+    assert "3.3-ma" not in json.dumps(rolled)
     assert NOTE not in text
     assert NOTE in events(sg, "American")[1]  # the owner's own log holds it
 
 
 def hidden_from(view: dict[str, Any]) -> None:
-    """A stub of a roll: the public shape without dice, seed or outcome."""
+    """A secret roll's stub: a sealed record's roll index, with the same fixed
+    values whatever it holds (DESIGN §2a): no dice, seed or outcome, and not
+    even the count of its dice, its purpose, nonce or rule."""
     assert view["secret"] is True
     assert view["dice"] is None
     assert view["seed"] is None
     assert view["outcome"] is None
-    assert view["count"] == 2
+    assert view["rolls"] is None
+    assert view["count"] == 0
+    assert view["purpose"] == SEALED_PURPOSE
+    assert (view["client_nonce"], view["nonce_source"], view["rule"]) == ("", "sealed", None)
+    assert (view["protocol"], view["event_type"]) == (dice.SEALED, "RecordSealed")
     assert len(view["commitment"]) == 64
 
 
@@ -520,24 +554,27 @@ def test_secret_table_roll_is_hidden_until_revealed(sg: Game) -> None:
     stub = ok(r)
     hidden_from(stub)
     assert stub["commitment"] == mine["roll"]["commitment"]
-    assert stub["purpose"] == mine["roll"]["purpose"]
+    assert mine["roll"]["purpose"].startswith("sg:3.7")  # the owner reads its table
     assert stub["side"] == "American"
     texts = {"GET /rolls": r.text}
     items, texts["GET /events"] = events(sg, "German")
     texts["GET /export"] = export(sg, "German").decode()
     texts["GET campaign"] = sg.get("German").text
-    (item,) = of_type(items, "TableRolled")
-    assert item["seq"] == seq
+    assert of_type(items, "TableRolled") == []
+    item = items[seq - 1]
+    assert item["type"] == "RecordSealed"
     assert item["secret"] is None
     assert item["secret_digest"]
-    assert set(item["payload"]) == {"side", "cg_date", "rule", "step", "table", "owner", "roll"}
+    # The public part of every sealed record: no table, rule or purpose.
+    assert set(item["payload"]) == {*PUBLIC_KEYS, "roll"}
     assert item["payload"]["owner"] == "American"
-    assert item["payload"]["step"] == "3.7"
+    assert item["payload"]["step"] == "3.7"  # where the American stood already
     assert "dice" not in item["payload"]["roll"]
     assert "seed" not in item["payload"]["roll"]
     for label, text in texts.items():
         assert NOTE not in text, f"{label} leaks the DRM note"
         assert mine["roll"]["seed"] not in text, f"{label} leaks the seed"
+        assert mine["roll"]["purpose"] not in text, f"{label} leaks the roll's purpose"
     # The band texts are public in TableDefined; the rolled one is not in the stub.
     assert secret_text not in json.dumps(item, ensure_ascii=False)
     assert secret_text not in texts["GET /rolls"]
@@ -547,7 +584,12 @@ def test_secret_table_roll_is_hidden_until_revealed(sg: Game) -> None:
     assert NOTE not in refused.text
     german = verify_bytes(texts["GET /export"].encode())
     assert german.rule_results_checked == 0
-    assert german.rolls_hidden == 1
+    # The M4 DR's index is hidden, as is each of the empty sealed records of
+    # the secret steps the sides completed (3.4, 3.6): none is revealed yet.
+    sealed_rolls = [e for e in of_type(items, "RecordSealed") if "roll" in e["payload"]]
+    assert seq in [e["seq"] for e in sealed_rolls]
+    assert german.rolls_hidden == len(sealed_rolls)
+    assert german.sealed_revealed == 0
 
     # The referee sees everything before the reveal.
     ref = ok(sg.get("referee", f"/rolls/{index}"))
@@ -558,7 +600,8 @@ def test_secret_table_roll_is_hidden_until_revealed(sg: Game) -> None:
     ref_items, ref_text = events(sg, "referee")
     assert NOTE in ref_text
     ref_item = ref_items[seq - 1]
-    assert ref_item["secret"]["dice"] == mine["roll"]["dice"]
+    assert kind_of(ref_item) == "TableRolled"
+    assert dice_of(ref_item["secret"]) == mine["roll"]["dice"]
     for name in RESULT_FIELDS:
         assert ref_item["secret"][name] == mine[name], name
 
@@ -583,7 +626,8 @@ def test_secret_table_roll_is_hidden_until_revealed(sg: Game) -> None:
     report = verify_bytes(data)
     assert report.rule_results_checked == 1
     assert report.rolls_recomputed == 1
-    assert report.rolls_hidden == 0
+    assert report.sealed_revealed == 1
+    assert report.rolls_hidden == len(sealed_rolls) - 1  # the empty records' indices
 
 
 def test_referee_secret_table_roll_is_hidden_from_both_sides(sg: Game) -> None:
@@ -877,6 +921,8 @@ def test_rest_refuses_misnamed_drms_on_a_real_kgp_or_abtf_table(client: TestClie
     game.end_scenario()
     side = rs.sides[0]
     v0 = game.version()
+    # Ending it sealed the sides' empty records, some with a roll index (DESIGN §4).
+    rolls0 = ok(game.get("referee"))["rolls"]
     cases = [
         ([{"id": fixed_.id, "count": 1}], "drm[0]"),
         ([{"id": per_.id}], "drm[0]"),
@@ -891,7 +937,7 @@ def test_rest_refuses_misnamed_drms_on_a_real_kgp_or_abtf_table(client: TestClie
     assert assert_problem(r, 422)["field"] == "inputs.zzz"
     good = {"drm": [{"id": fixed_.id}, {"id": per_.id, "count": 0}], "inputs": inputs}
     view = created(roll(game, side, table.id, good))
-    assert view["roll"]["index"] == 0
+    assert view["roll"]["index"] == rolls0  # the refusals consumed no index
     assert [d["id"] for d in view["drm"] if d["id"] in (fixed_.id, per_.id)] == [
         fixed_.id,
         per_.id,
@@ -972,8 +1018,11 @@ def test_idempotent_retry_returns_the_first_response(sg: Game, table_id: str) ->
     assert again.headers["ETag"] == first.headers["ETag"]
     assert sg.version() == v1
     items, _ = events(sg, "referee")
-    assert len(of_type(items, "TableRolled")) == 1
-    assert len(of_type(items, "TableDefined")) == 1
+    # One roll, public or sealed (DESIGN §2a: a secret one carries its table's
+    # definition in its secret part instead of a public TableDefined).
+    assert [kind_of(e) for e in items].count("TableRolled") == 1
+    secret = SG_TABLES[table_id][1]
+    assert len(of_type(items, "TableDefined")) == (0 if secret else 1)
     # The same key with another body is refused and appends nothing.
     changed = {**body, "drm": [other(2, "idem")]}
     r = roll(sg, "American", table_id, changed, **{"Idempotency-Key": key})
@@ -1037,23 +1086,43 @@ def story(module_client: TestClient) -> Story:
 
 def test_exports_with_table_rolls_verify(story: Story) -> None:
     # The American sees 3.3 SW, 3.7 (own, revealed) and 3.1; the German's Leader
-    # DR is a stub. The German and the referee see all four.
+    # DR is sealed from it. The German and the referee see all four.
     expected = {"American": 3, "German": 4, "referee": 4}
+    four = {story.public["seq"], story.leader["seq"], story.m4["seq"], story.recovery["seq"]}
     for role in ROLES:
         report: Report = verify_bytes(story.exports[role])
+        _, evs = parse(story.exports[role])
         assert report.events == story.game.version()
-        assert report.rolls == 4
+        # Every roll index: the four table rolls, and the empty sealed records
+        # of the secret steps the sides completed (3.4, 3.6) that took one.
+        indexed = [e for e in evs if "roll" in e["payload"]]
+        assert four <= {e["seq"] for e in indexed}
+        assert report.rolls == len(indexed) > 4
         assert report.rule_results_checked == expected[role], role
-        assert len(report.tables) == 4
-        assert {d["id"] for d, _ in report.tables.values()} == {
-            "sg:3.3-sw",
-            "sg:3.7",
-            "sg:3.6-german-infantry",
-            "sg:3.1",
-        }
-    # public 3.3 SW, revealed 3.7 and public 3.1 recompute from their seeds
-    assert verify_bytes(story.exports["American"]).rolls_recomputed == 3
-    assert verify_bytes(story.exports["American"]).rolls_hidden == 1
+        # Only the public rolls' tables are defined in public: a sealed roll
+        # carries its table's definition in its secret part (DESIGN §2a).
+        assert len(report.tables) == 2
+        assert {d["id"] for d, _ in report.tables.values()} == {"sg:3.3-sw", "sg:3.1"}
+        defined = {e["payload"]["table"] for e in evs if e["type"] == "TableDefined"}
+        assert defined == {"sg:3.3-sw", "sg:3.1"}
+    for role in ("German", "referee"):
+        _, evs = parse(story.exports[role])
+        part = evs[story.leader["seq"] - 1]["secret"]
+        (ref,) = [r["table"] for r in part["rolls"]]
+        assert ref["id"] == "sg:3.6-german-infantry"
+        assert tb.table_hash(part["tables"][ref["hash"]]) == ref["hash"]
+    # public 3.3 SW, revealed 3.7 and public 3.1 recompute from their seeds;
+    # the Leader DR and the empty records' indices stay hidden.
+    american = verify_bytes(story.exports["American"])
+    _, evs = parse(story.exports["American"])
+    unrevealed = [
+        e
+        for e in evs
+        if e["type"] == "RecordSealed" and "roll" in e["payload"] and e["seq"] != story.m4["seq"]
+    ]
+    assert story.leader["seq"] in [e["seq"] for e in unrevealed]
+    assert american.rolls_recomputed == 3
+    assert american.rolls_hidden == len(unrevealed)
 
 
 def test_cli_verifies_a_table_roll_export(story: Story, tmp_path: Path) -> None:
@@ -1128,22 +1197,51 @@ def test_forged_public_table_result_fails_at_its_seq(story: Story, role: str, fo
     assert "sg:3.3-sw" in str(err)
 
 
-def test_forged_revealed_secret_table_result_fails_at_its_seq(story: Story) -> None:
+def _forge_m4(story: Story, where: str, *, reveal_too: bool) -> tuple[bytes, int]:
+    """The German's export with the revealed M4 DR's Final raised by 3: the
+    act's (what is shown) or its roll's and the act's; in the sealed part the
+    record holds and, with ``reveal_too``, in the copy its reveal published.
+    Returns the forged export and the reveal's seq."""
     header, evs = parse(story.exports["German"])
     seq = story.m4["seq"]
-    event = evs[seq - 1]
-    assert event["secret"] is not None
-    event["secret"]["final"] += 3
-    fails_at(reseal(header, evs), seq)
+    (reveal,) = [e for e in evs if e["type"] == "SecretRevealed"]
+    assert reveal["payload"]["of_seq"] == seq
+    parts = [evs[seq - 1]["secret"]]
+    if reveal_too:
+        parts.append(reveal["payload"]["sealed"])
+    for part in parts:
+        assert part is not None
+        part["final"] += 3
+        if where == "roll":
+            part["rolls"][0]["final"] += 3
+    return reseal(header, evs), reveal["seq"]
 
 
-def test_forged_owner_view_of_an_unrevealed_table_result_fails(story: Story) -> None:
+@pytest.mark.parametrize("where", ["act", "roll"])
+def test_forged_revealed_secret_table_result_fails_at_its_seq(story: Story, where: str) -> None:
+    seq = story.m4["seq"]
+    # Its reveal published the part as recorded: the reveal no longer matches.
+    forged, reveal_seq = _forge_m4(story, where, reveal_too=False)
+    err = fails_at(forged, reveal_seq)
+    assert f"digest recorded with event {seq}" in str(err)
+    # Forged in both: the result is re-read, and fails at the record's seq.
+    forged, _ = _forge_m4(story, where, reveal_too=True)
+    err = fails_at(forged, seq)
+    assert "sg:3.7" in str(err)
+
+
+@pytest.mark.parametrize("where", ["act", "roll"])
+def test_forged_owner_view_of_an_unrevealed_table_result_fails(story: Story, where: str) -> None:
     """The German's export holds his unrevealed Leader DR: its seed is not yet
-    public, but its result is still re-read from the recorded dice."""
+    public, but its result is still re-read from the recorded dice, the one
+    its roll records and the one the act records (what is shown)."""
     header, evs = parse(story.exports["German"])
     seq = story.leader["seq"]
-    evs[seq - 1]["secret"]["outcome"]["text"] = "10-2"
-    fails_at(reseal(header, evs), seq)
+    part = evs[seq - 1]["secret"]
+    edited = part if where == "act" else part["rolls"][0]
+    edited["outcome"]["text"] = "10-2"
+    err = fails_at(reseal(header, evs), seq)
+    assert "sg:3.6-german-infantry" in str(err)
 
 
 def test_forged_table_definition_fails_with_the_hash_mismatch(story: Story) -> None:

@@ -9,8 +9,12 @@ played to its end, then on 19 PM: the German's 8.616 CPP Replenishment, a
 public and a Secret free DR of the U.S., an 8.619 RG purchase (a chart line
 that grants FPP, so no 8.620 determination roll stands before 8.622), an 8.622
 Recon dr, then the German reveals the Replenishment DR) and exported as the U.S.,
-the German and the referee. The tests then edit it byte by byte, line by line,
-and as a forger who recomputes hashes would, and call both
+the German and the referee. Every secret act is a sealed record
+(``cgledger-dice/2``): the Replenishment, the U.S. Secret DR, the purchase,
+the Recon dr, and the empty records of the secret steps each side completed.
+The tests then edit it byte by byte, line by line, and as a forger who
+recomputes hashes would (a revealed sealed part in its reveal's copy too),
+and call both
 :func:`cgledger.verify.verify_bytes` and the ``cgledger`` console script.
 
 Every test runs on SQLite and on PostgreSQL (the ``client`` fixture).
@@ -36,6 +40,7 @@ from cgledger.domain import tables
 from cgledger.domain.chain import event_hash, secret_digest
 from cgledger.domain.dice import canon
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.sealed import kind_of
 from cgledger.verify import Report, VerificationError, verify_bytes
 
 KGP = REGISTRY["kgp"]
@@ -227,11 +232,24 @@ def test_every_viewers_export_verifies_with_the_cli(
     assert report.head == header["head"] == events[-1]["hash"]
     campaign = story.game.get(role).json()
     assert report.head == campaign["head"]
-    # 4 rolls: the Replenishment DR (revealed), the public DR, the U.S. Secret
-    # DR and the German Recon dr (both still secret).
-    assert report.rolls == 4
+    # 7 roll indices: the Replenishment DR (revealed), the public DR, the U.S.
+    # Secret DR and the German Recon dr (both still secret), and the three
+    # empty 8.620 determination records (both sides on 19 AM, the German on
+    # 19 PM on its way to 8.622): an empty record of a step whose act draws
+    # dice takes an index too, so it looks like one that rolled (DESIGN §4).
+    rolled = [e for e in events if "roll" in e["payload"]]
+    assert report.rolls == len(rolled) == 7
+    empty_determinations = [e for e in rolled if e["payload"].get("step") == "8.620"]
+    assert [e["type"] for e in empty_determinations] == ["RecordSealed"] * 3
     assert report.rolls_recomputed == 2
-    assert report.rolls_hidden == 2
+    assert report.rolls_hidden == 5
+    # 12 sealed records (the 6 empty ones of 19 AM's secret steps, then on
+    # 19 PM the Replenishment, the Secret DR, the German's purchase, its empty
+    # 8.620 and 8.621 records and the Recon dr); only the Replenishment is revealed.
+    sealed = [e for e in events if e["type"] == "RecordSealed"]
+    assert report.sealed_records == len(sealed) == 12
+    assert report.sealed_revealed == 1
+    assert report.sealed_hidden == 11
     # The revealed 8.616 Replenishment for everyone; the German's and the
     # referee's exports also show the Recon dice, so 8.622 is checked there too.
     assert report.rule_results_checked == (1 if role == "US" else 2)
@@ -525,33 +543,61 @@ def test_empty_and_header_only_files_fail(story: Story) -> None:
 # --------------------------------------------------------------------- forgers who rehash
 
 
-def _replenishment(base: int, dice: list[int]) -> dict[str, Any]:
-    """Every secret field of an 8.616 event, made consistent with ``dice``."""
+def _replenishment(part: dict[str, Any], base: int, dice: list[int]) -> None:
+    """Every field of an 8.616 sealed part that its Base # and DR decide, made
+    consistent with ``base`` and ``dice``: the act's own and its one roll's."""
     result = tables.resolve(KGP.tables["kgp:8.616"], dice, [], {"base": base})
-    return {
-        "dice": dice,
-        "dr": result["final"],
-        "repl": result["outcome"]["amount"],
-        "inputs": {"base": base},
-        **result,
-    }
+    read = {"inputs": {"base": base}, **result}
+    part.update(base=base, dr=result["final"], repl=result["outcome"]["amount"], **read)
+    part["rolls"][0].update(dice=dice, **read)
+
+
+def _reveal_of(events: list[dict[str, Any]], k: int) -> dict[str, Any] | None:
+    """The cgledger-dice/2 SecretRevealed that publishes sealed record ``k``."""
+    return next(
+        (
+            e
+            for e in events
+            if e["type"] == "SecretRevealed"
+            and e["payload"].get("of_seq") == k
+            and "sealed" in e["payload"]
+        ),
+        None,
+    )
+
+
+def _edit_sealed(
+    events: list[dict[str, Any]], k: int, edit: Callable[[dict[str, Any]], None]
+) -> None:
+    """What a forger edits in sealed record ``k``'s secret part, edited alike in
+    the copy its reveal published (DESIGN §2a: the reveal carries the part)."""
+    edit(events[k - 1]["secret"])
+    reveal = _reveal_of(events, k)
+    if reveal is not None:
+        edit(reveal["payload"]["sealed"])
 
 
 @pytest.mark.parametrize("role", ROLES)
 def test_revealed_secret_roll_with_changed_dice(story: Story, role: str) -> None:
-    """The German's revealed 8.616 Replenishment DR, its dice changed (and the
-    DR and CPP result made consistent with them), at each level of effort."""
+    """The German's revealed 8.616 Replenishment DR (a sealed record), its dice
+    changed (and the DR and CPP result made consistent with them), at each
+    level of effort."""
     data = story.exports[role]
     k = story.seq["repl"]
     header, events = parse(data)
-    original = events[k - 1]["secret"]["dice"]
+    assert _reveal_of(events, k) is not None
+    original = events[k - 1]["secret"]["rolls"][0]["dice"]
     new_dice = [7 - original[0], original[1]]
 
-    def forged_events() -> list[dict[str, Any]]:
+    def change(part: dict[str, Any]) -> None:
+        _replenishment(part, part["base"], new_dice)
+
+    def forged_events(*, reveal_too: bool) -> list[dict[str, Any]]:
         _, evs = parse(data)
-        sec = evs[k - 1]["secret"]
-        base = evs[k - 1]["payload"]["base"]
-        sec.update(_replenishment(base, new_dice))
+        if reveal_too:
+            _edit_sealed(evs, k, change)
+        else:
+            change(evs[k - 1]["secret"])
         return evs
 
     lines = split(data)
@@ -560,7 +606,7 @@ def test_revealed_secret_roll_with_changed_dice(story: Story, role: str) -> None
         return join([lines[0], *lines[1:k], canon(evs[k - 1]), *lines[k + 1 :]])
 
     # 1. dice edited only: the secret digest no longer matches.
-    evs = forged_events()
+    evs = forged_events(reveal_too=False)
     assert "digest" in str(fails_at(with_line(evs), k, "dice only"))
 
     # 2. ...and the digest recomputed: the event hash no longer matches.
@@ -573,10 +619,18 @@ def test_revealed_secret_roll_with_changed_dice(story: Story, role: str) -> None
     assert err.seq in (k, k + 1), err
     assert "prev_hash" in str(err) or "digest" in str(err)
 
-    # 4. ...and the whole chain and header recomputed: the dice no longer
-    #    recompute from the revealed seed, reported at the roll's seq.
-    err = fails_at(reseal(header, forged_events()), k, "full reseal")
-    assert f"roll {story.repl_index} recomputes" in str(err)
+    # 4. ...and the whole chain and header recomputed: the reveal still
+    #    publishes the part that was recorded, which no longer hashes to the
+    #    record's digest, reported at the reveal.
+    err = fails_at(
+        reseal(header, forged_events(reveal_too=False)), story.seq["reveal"], "full reseal"
+    )
+    assert f"digest recorded with event {k}" in str(err)
+
+    # 5. ...and the reveal's copy of the part edited too: the dice no longer
+    #    follow the stream of the revealed seed, reported at the record's seq.
+    err = fails_at(reseal(header, forged_events(reveal_too=True)), k, "reveal reseal")
+    assert f"sealed roll {story.repl_index} do not follow its stream" in str(err)
 
 
 def test_public_roll_with_changed_dice_and_full_reseal(story: Story) -> None:
@@ -598,22 +652,28 @@ def test_public_roll_with_another_seed_and_full_reseal(story: Story) -> None:
     assert "commitment" in str(err)
 
 
+def _more_cpp(part: dict[str, Any]) -> None:
+    part["repl"] += 5
+
+
 def test_replenishment_result_changed_and_full_reseal(story: Story) -> None:
     data = story.exports["US"]
     k = story.seq["repl"]
     header, events = parse(data)
-    events[k - 1]["secret"]["repl"] += 5
+    _edit_sealed(events, k, _more_cpp)
     err = fails_at(reseal(header, events), k, "repl reseal")
     assert "8.616" in str(err)
 
 
 def test_header_ruleset_cannot_switch_off_the_rule_checks(story: Story) -> None:
-    """A forged 8.616 result, fully resealed, with the header's ruleset renamed:
-    the hashed CampaignCreated event still says kgp, so it must not verify."""
+    """A forged 8.616 result, fully resealed (its reveal's copy too), with the
+    header's ruleset renamed: the hashed CampaignCreated event still says kgp,
+    so it must not verify."""
     data = story.exports["US"]
     k = story.seq["repl"]
     header, events = parse(data)
-    events[k - 1]["secret"]["repl"] += 5
+    _edit_sealed(events, k, _more_cpp)
+    assert "8.616" in str(fails(reseal(header, copy.deepcopy(events))))
     header["ruleset"] = "kgq"
     fails(reseal(header, events))
 
@@ -645,8 +705,8 @@ MALFORMED = [
     pytest.param("public", ("payload", "roll", "seed"), "zz" * 32, id="seed-not-hex"),
     pytest.param("public", ("payload", "roll", "count"), 0, id="dice-count-0"),
     pytest.param("public", ("payload", "roll", "secret"), _DELETE, id="roll-without-secret-flag"),
-    pytest.param("repl", ("secret", "dice"), _DELETE, id="revealed-dice-missing"),
-    pytest.param("repl", ("secret",), ["x"], id="secret-not-an-object"),
+    pytest.param("repl", ("secret", "rolls", 0, "dice"), _DELETE, id="revealed-dice-missing"),
+    pytest.param("secret", ("secret",), ["x"], id="secret-not-an-object"),
     pytest.param("reveal", ("payload", "index"), _DELETE, id="reveal-without-index"),
     pytest.param("cg_date", ("payload",), [], id="payload-not-an-object"),
     pytest.param(None, ("seq",), True, id="seq-true"),
@@ -658,10 +718,15 @@ def test_malformed_but_resealed_events_are_reported_not_crashed(
     story: Story, seq_key: str | None, path: tuple[Any, ...], value: Any
 ) -> None:
     """A hash-consistent export whose event is malformed must be reported as a
-    VerificationError naming its seq, not crash the verifier with a traceback."""
+    VerificationError naming its seq, not crash the verifier with a traceback.
+    (A revealed sealed part is edited alike in the copy its reveal published;
+    the U.S. export shows its own Secret DR's part, not revealed.)"""
     header, events = parse(story.exports["US"])
     k = 1 if seq_key is None else story.seq[seq_key]
     _set((k - 1, *path), value)(events)
+    reveal = _reveal_of(events, k)
+    if path[0] == "secret" and reveal is not None:
+        _set((reveal["seq"] - 1, "payload", "sealed", *path[1:]), value)(events)
     data = reseal(header, events)
     name = "/".join(map(str, path))
     try:
@@ -695,9 +760,11 @@ def test_a_forged_cpp_base_is_caught_even_when_consistent(story: Story) -> None:
     Base - DR consistent, then reseals everything, still fails at that seq."""
     header, events = parse(story.exports["US"])
     k = story.seq["repl"]
-    ev = events[k - 1]
-    ev["payload"]["base"] += 10
-    ev["secret"].update(_replenishment(ev["payload"]["base"], ev["secret"]["dice"]))
+
+    def raise_base(part: dict[str, Any]) -> None:
+        _replenishment(part, part["base"] + 10, part["rolls"][0]["dice"])
+
+    _edit_sealed(events, k, raise_base)
     err = fails_at(reseal(header, events), k, "base reseal")
     assert "CPP Base #" in str(err)
 
@@ -705,12 +772,18 @@ def test_a_forged_cpp_base_is_caught_even_when_consistent(story: Story) -> None:
 @pytest.mark.parametrize("role", ["German", "referee"])
 def test_recon_result_is_checked_from_the_dice_the_viewer_sees(story: Story, role: str) -> None:
     """In the owner's and the referee's exports the Recon dice are visible while
-    the seed is still secret: the 8.622 Final dr is recomputed from them."""
-    header, events = parse(story.exports[role])
-    k = story.seq["recon"]
-    events[k - 1]["secret"]["final"] += 1
-    err = fails_at(reseal(header, events), k, "recon reseal")
-    assert "8.622" in str(err)
+    the seed is still secret: the 8.622 Final dr is recomputed from them, the
+    one its roll records and the one the Recon act records (what is shown)."""
+    for where in ("act", "roll"):
+        header, events = parse(story.exports[role])
+        k = story.seq["recon"]
+        part = events[k - 1]["secret"]
+        assert part["kind"] == "ReconPurchased"
+        assert _reveal_of(events, k) is None
+        edited = part if where == "act" else part["rolls"][0]
+        edited["final"] += 1
+        err = fails_at(reseal(header, events), k, f"recon reseal ({where})")
+        assert "8.622" in str(err)
 
 
 def test_header_fields_are_exactly_the_formats(story: Story) -> None:
@@ -757,8 +830,14 @@ def test_a_determination_writing_what_its_band_does_not_fails(client: TestClient
     data = client.get(f"{game.url}/export", headers=game.h("referee")).content
     assert verify_bytes(data).rule_results_checked >= 1
     header, events = parse(data)
-    (event,) = [e for e in events if e["type"] == "RGDetermined"]
-    part = event["secret"]
+    # The I1 was bought in secret: its rolls are one sealed record (DESIGN §2a),
+    # the Strength DR first; the referee's export shows its part.
+    (event,) = [
+        e
+        for e in events
+        if e["type"] == "RecordSealed" and kind_of(e) == "RGDetermined" and e["secret"]["rolls"]
+    ]
+    part = event["secret"]["rolls"][0]
     assert part["need"] == "strength"
     assert part["value"] in ("F", "D")
     part["value"] = "D" if part["value"] == "F" else "F"
