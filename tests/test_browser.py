@@ -160,6 +160,19 @@ def settle(page: Any, version: int) -> None:
     )
 
 
+def verdict(page: Any, seq: int) -> str:
+    """The verify verdict of log row ``seq`` once the check is done ("checking…"
+    is an ``info`` status too)."""
+    sel = f"li[data-seq='{seq}'] .verdict"
+    page.wait_for_function(
+        "s => { const t = document.querySelector(s)?.textContent; return t && t !== 'checking…'; }",
+        arg=sel,
+        timeout=20_000,
+    )
+    text: str = page.inner_text(sel)
+    return text
+
+
 def shot(page: Any, tmp_path: Path, name: str) -> None:
     path = tmp_path / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
@@ -343,7 +356,7 @@ def test_the_opponents_page_never_receives_a_secret(
     page.wait_for_selector("body[data-ready=true]", timeout=20_000)
     settle(page, secret_roll["seq"])
     page.locator(f"li[data-seq='{secret_roll['seq']}'] button.verify").click()
-    page.wait_for_selector(f"li[data-seq='{secret_roll['seq']}'] .verdict.info")
+    assert verdict(page, secret_roll["seq"]).startswith("⧗ sealed: it can be checked once revealed")
     page.click("#export-this")
     page.wait_for_selector("#export-result.ok")
     shot(page, tmp_path, "us-page")
@@ -351,13 +364,20 @@ def test_the_opponents_page_never_receives_a_secret(
     assert seen, "the page made no requests?"
     for canary in canaries:
         assert canary not in text
-    assert "still secret" in page.inner_text(f"li[data-seq='{secret_roll['seq']}']")
+    # A sealed record (cgledger-dice/2): not even what the roll was for.
+    assert "sneaky" not in text
+    stub = page.inner_text(f"li[data-seq='{secret_roll['seq']}']")
+    assert "RecordSealed" in stub
+    assert "[sealed]" in stub
     page.close()
     # The German's own page does get them: the canary test can fail.
     page = open_page(browser_context, remote.link("German"))
     page.locator(f"li[data-seq='{secret_roll['seq']}'] button.verify").click()
-    page.wait_for_selector(f"li[data-seq='{secret_roll['seq']}'] .verdict:is(.ok, .info)")
-    assert "[secret]" not in page.inner_text(f"li[data-seq='{secret_roll['seq']}']")
+    assert verdict(page, secret_roll["seq"]).startswith("⧗ sealed: it can be checked once revealed")
+    own = page.inner_text(f"li[data-seq='{secret_roll['seq']}']")
+    assert "[sealed]" not in own
+    assert f"[{', '.join(map(str, secret_roll['dice']))}]" in own
+    assert "sneaky" in own
     page.close()
 
 
@@ -844,13 +864,45 @@ def _forgeries(exports: dict[str, bytes], rolls: dict[str, int]) -> dict[str, by
         found: dict[str, Any] = events[at]["payload"]["roll"]
         return found
 
+    def sealed_parts(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The revealed sealed record's secret part, as the record and as its
+        reveal carry it (cgledger-dice/2): a forger edits both alike."""
+        return [events[revealed]["secret"], events[reveal]["payload"]["sealed"]]
+
+    def first_roll(part: dict[str, Any]) -> dict[str, Any]:
+        found: dict[str, Any] = part["rolls"][0]
+        return found
+
     return {
         "a BOM before the header": b"\xef\xbb\xbf" + exports["US"],
         "a header field added": edited("US", lambda h, e: h.update(note="x")),
         "the header's campaign name": edited("US", lambda h, e: h.update(campaign_name="CG II")),
         "the header's format": edited("US", lambda h, e: h.update(format="cgledger-export/9")),
-        "a revealed roll's dice dropped": edited(
-            "referee", lambda h, e: e[revealed].update(secret=None)
+        "a revealed roll's dice dropped": forged(
+            "US", lambda h, e: first_roll(e[reveal]["payload"]["sealed"]).pop("dice")
+        ),
+        "a sealed roll's dice off its stream": forged(
+            "US",
+            lambda h, e: [
+                first_roll(x).update(dice=[7 - d for d in first_roll(x)["dice"]])
+                for x in sealed_parts(e)
+            ],
+        ),
+        "a sealed roll's dice as strings": forged(
+            "US",
+            lambda h, e: [
+                first_roll(x).update(dice=[str(d) for d in first_roll(x)["dice"]])
+                for x in sealed_parts(e)
+            ],
+        ),
+        "a sealed record's public part naming its purpose": forged(
+            "US", lambda h, e: e[revealed]["payload"].update(purpose="secretly")
+        ),
+        "a reveal with another client nonce": forged(
+            "US", lambda h, e: e[reveal]["payload"].update(client_nonce="00" * 16)
+        ),
+        "a reveal with another seed": forged(
+            "US", lambda h, e: e[reveal]["payload"].update(seed="00" * 32)
         ),
         "a public roll's dice edited": edited(
             "US",
@@ -908,7 +960,7 @@ def _forgeries(exports: dict[str, bytes], rolls: dict[str, int]) -> dict[str, by
             ),
         ),
         "a secret part without its dice": forged(
-            "referee", lambda h, e: e[revealed]["secret"].pop("dice")
+            "referee", lambda h, e: [first_roll(x).pop("dice") for x in sealed_parts(e)]
         ),
         "a public roll without its seed": forged("US", lambda h, e: roll_of(e, public).pop("seed")),
         "a table definition off its hash": forged(
@@ -944,7 +996,12 @@ def test_the_page_and_cgledger_verify_agree_on_every_export(
     asked = remote.post("US", "/undo-requests", {"seqs": [mistaken["seq"]], "reason": "wrong"})
     remote.post("German", f"/undo-requests/{asked['id']}/approve")
     remote.post("German", "/rg-purchases", {"rg": "I1", "map_group": "Sx"})
-    remote.post("German", "/rg-determinations")  # a table roll, its table recorded
+    # A secret RG's determination: one sealed record, its table's definition in
+    # its secret part; a public table roll records its table (TableDefined).
+    determined = remote.post("German", "/rg-determinations")
+    assert determined["event"]["type"] == "RecordSealed"
+    assert determined["event"]["secret"]["tables"]
+    remote.post("referee", "/tables/kgp:8.606-infantry/rolls")
     undo = remote.get("referee", "/events?type=UndoApplied")["items"][0]["seq"]
     exports = {
         role: remote.http.get(remote.url + "/export", headers=remote.h(role)).content
@@ -1092,8 +1149,9 @@ def test_an_rg_bought_and_determined_on_the_page_stays_a_stub_to_the_opponent(
     browser_context: Any, remote: Remote
 ) -> None:
     """8.619: the German buys I1 off its chart, secretly, for map group Sx; the
-    RG Purchase Record (8.6198) lists the rolls it needs (8.620), each made
-    with one click; the U.S. page shows a stub and never the RG."""
+    RG Purchase Record (8.6198) lists the rolls it needs (8.620), made with a
+    click, its hidden rolls in one sealed record; the U.S. page shows a stub
+    and never the RG."""
     german = open_page(browser_context, remote.link("German"))
     us = open_page(browser_context, remote.link("US"))
     german.select_option("#buy-form select[name=rg]", "I1")
@@ -1104,11 +1162,14 @@ def test_an_rg_bought_and_determined_on_the_page_stays_a_stub_to_the_opponent(
     for _ in range(10):
         if german.locator(f"{row} button.determine").count() == 0:
             break
-        german.click(f"{row} button.determine")
-        german.wait_for_selector("#purchases-status.ok, #purchases-status.error")
-        assert "error" not in german.get_attribute("#purchases-status", "class"), german.inner_text(
-            "#purchases-status"
-        )
+        # The status still says "done" from the purchase: wait for this
+        # click's answer and the page's redraw of it, not for the status.
+        with german.expect_response(
+            lambda r: r.url.endswith("/rg-determinations") and r.request.method == "POST"
+        ) as answer:
+            german.click(f"{row} button.determine")
+        assert answer.value.status == 201, answer.value.text()
+        settle(german, answer.value.json()["seq"])
     (mine,) = remote.get("German", "/rg-record?side=German")["rows"]
     assert mine["needs"] == []
     assert german.inner_text(f"{row} td[data-col=strength]") == cell_text(mine["strength"])
@@ -1121,11 +1182,17 @@ def test_an_rg_bought_and_determined_on_the_page_stays_a_stub_to_the_opponent(
     shown = us.inner_text("#purchases .record[data-side=German]")
     assert "I1" not in shown
     assert "Grenadier" not in shown
-    # The determination rolls were made with the page's own nonce.
+    # The determination rolls are one sealed record (cgledger-dice/2), made
+    # with the page's own nonce; the U.S. page names none of them.
     rolls = [
-        e["payload"]["roll"]
+        e
         for e in remote.get("referee", "/events?actor=German&limit=500")["items"]
         if "roll" in e["payload"]
     ]
-    assert rolls
-    assert {r["nonce_source"] for r in rolls} == {"client"}
+    assert [e["type"] for e in rolls] == ["RecordSealed"]
+    assert {e["secret"]["nonce_source"] for e in rolls} == {"client"}
+    us.wait_for_selector(f"#log li[data-seq='{rolls[-1]['seq']}']", timeout=20_000)
+    seen = us.inner_text("#log") + us.inner_text("#purchases")
+    assert "[sealed]" in us.inner_text(f"#log li[data-seq='{rolls[-1]['seq']}']")
+    assert "8.6201" not in seen
+    assert "Grenadier" not in seen

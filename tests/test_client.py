@@ -27,6 +27,7 @@ from cgledger.api.models import (
 )
 from cgledger.client import ApiError, AsyncClient, Client, Conflict
 from cgledger.client._declare import endpoint
+from cgledger.domain.sealed import kind_of
 from cgledger.settings import Settings
 from cgledger.verify import verify_bytes
 
@@ -119,7 +120,12 @@ def play_a_cg_date(game: Campaign) -> None:
     for side in SIDES:
         done = game[side].cpp_replenishment()
         assert isinstance(done, ActionResult)
-        assert done.event.type == "CPPReplenished"
+        # 8.616's Secret DR is sealed (DESIGN §2a): the owner reads its act.
+        assert done.event.type == "RecordSealed"
+        assert kind_of(done.event.model_dump()) == "CPPReplenished"
+        other = next(s for s in SIDES if s != side)
+        stub = game[other].events(after=done.seq - 1, limit=1).items[0]
+        assert (stub.seq, stub.type, stub.secret) == (done.seq, "RecordSealed", None)
 
 
 # ---------------------------------------------------------------- the whole API
@@ -193,11 +199,22 @@ def _play(game: Campaign) -> None:
     version = referee.get_campaign().version
     seqs = [e.seq for e in referee.iter_events(page_size=7)]
     assert seqs == list(range(1, version + 1))
-    page = referee.events(event_type=["DiceRolled", "TableRolled"], limit=2)
+    page = referee.events(event_type=["DiceRolled", "RecordSealed"], limit=2)
     assert isinstance(page, EventPage)
-    assert [e.type for e in page.items] == ["DiceRolled", "DiceRolled"]
+    assert [(e.seq, e.type) for e in page.items] == [
+        (public.seq, "DiceRolled"),
+        (secret.seq, "RecordSealed"),
+    ]
     rolled = [e.seq for e in referee.iter_events(event_type="DiceRolled", page_size=1)]
-    assert rolled == [public.seq, secret.seq]
+    assert rolled == [public.seq]
+    # The secret roll, both Secret 8.616 DRs and the sealed records of the
+    # steps passed, read one page at a time; the referee reads every act.
+    sealed = list(referee.iter_events(event_type="RecordSealed", page_size=1))
+    assert sealed[0].seq == secret.seq
+    assert {e.type for e in sealed} == {"RecordSealed"}
+    kinds = [kind_of(e.model_dump()) for e in sealed]
+    assert kinds[0] == "DiceRolled"
+    assert kinds.count("CPPReplenished") == 2
     report = verify_bytes(us.export())
     assert report.events == version
 
@@ -512,11 +529,13 @@ def test_the_feed_delivers_new_events_live(game: Campaign) -> None:
         writer.join(30)
     assert not errors, errors
     assert [i.seq for i in got] == [start, start + 1, start + 2]
-    assert [i.type for i in got[1:]] == ["DiceRolled", "DiceRolled"]
+    assert [i.type for i in got[1:]] == ["RecordSealed", "DiceRolled"]
     hidden, public = got[1:]
     assert isinstance(hidden.event, EventItem)
     assert hidden.event.payload["roll"]["secret"] is True
+    assert hidden.event.payload["roll"]["protocol"] == "cgledger-dice/2"
     assert hidden.event.secret is None, "redacted for the opponent"
+    assert kind_of(hidden.event.model_dump()) == "RecordSealed", "no act named to the opponent"
     assert public.checkpoint is not None
     assert public.checkpoint.seq == public.seq
     assert public.reconnects == 0

@@ -180,7 +180,8 @@ def test_async_feed_delivers_live_events(base_url: str) -> None:
             (live,) = await take(feed, 1)
             await feed.aclose()
             assert live.seq == rolled.seq
-            assert live.type == "DiceRolled"
+            assert live.type == "RecordSealed", "a secret roll is a sealed record"
+            assert live.event.payload["roll"]["index"] == rolled.index
             assert live.event.secret is None, "redacted for the opponent"
             assert live.checkpoint is not None
 

@@ -10,6 +10,11 @@ number) and append nothing. At the end the log holds every step, roll and
 Initiative, the rosters add up, and ``GET /reph?at=`` answers what was seen
 live.
 
+Secret acts (8.616's Secret DR, a secret purchase, hidden determinations,
+Secret table rolls) are sealed records (DESIGN §2a), read by the act they hold
+(``kind_of``); each step the rules make secret that a side completes holds
+exactly one sealed record of each of its acts, empty where the side made none.
+
 Dice are never assumed: where a result decides what comes next (a SAN that
 falls below the threshold, 8.618's shortage once it starts) the test branches
 on it.
@@ -24,6 +29,9 @@ from typing import Any
 import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
+
+from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.sealed import kind_of, values_of
 
 pytestmark = pytest.mark.shared_app
 
@@ -45,6 +53,8 @@ ACTIONS = frozenset(
         "AmmunitionShortageRolled",
         "RGPurchased",
         "RGDetermined",
+        "FortificationsPurchased",
+        "FortificationsPlaced",
         "InitiativeChosen",
         "InitiativeDetermined",
         "ScenarioEndProposed",
@@ -77,6 +87,8 @@ class Play:
     initiative_step: str | None = None
     initiative_rule = ""
     limit_rule = ""
+    #: The first CG Date's RePh comes before its Initial Scenario (8.6), not after.
+    reph_before_initial = True
 
     def __init__(self, client: TestClient, body: dict[str, Any]) -> None:
         self.game = Game(client, body)
@@ -94,6 +106,9 @@ class Play:
         self.chits: dict[str, dict[str, str]] = {}
         #: By seq, each step advanced to: its side, CG Date and step.
         self.steps: dict[int, dict[str, str]] = {}
+        #: By seq, each record an advance appended before its own: its side,
+        #: CG Date and the step it advanced to.
+        self.passed: dict[int, dict[str, str]] = {}
         ruleset = next(
             r for r in ok(client.get("/v1/rulesets")) if r["id"] == self.game.created["ruleset"]
         )
@@ -165,12 +180,36 @@ class Play:
         rows = ok(self.game.get(side, f"/rg-record?side={side}"))["rows"]
         (row,) = [r for r in rows if r["seq"] == seq]
         assert row["needs"] == []
-        assert len(row["rolls"]) == len(made)
+        # A sealed determination holds every hidden roll it made, in order
+        # (DESIGN §2a); a public one is one roll.
+        sealed = [m["event"]["secret"] for m in made if m["event"]["type"] == "RecordSealed"]
+        assert len(sealed) <= 1, "the hidden rolls of one purchase are one sealed record"
+        hidden = [r["need"] for part in sealed for r in part["rolls"]]
+        counts = [
+            len(m["event"]["secret"]["rolls"]) if m["event"]["type"] == "RecordSealed" else 1
+            for m in made
+        ]
+        assert sorted(r["seq"] for r in row["rolls"]) == sorted(
+            m["seq"] for m, n in zip(made, counts, strict=True) for _ in range(n)
+        )
         other = next(s for s in self.sides if s != side)
         seen = ok(self.game.get(other, f"/rg-record?side={side}"))["rows"]
         mine = [r for r in seen if r["seq"] == seq]
-        if made[0]["event"]["payload"].get("owner") and "table" not in made[0]["event"]["payload"]:
+        bought = ok(self.game.get(other, f"/events?after={seq - 1}&limit=1"))["items"][0]
+        if bought["type"] == "RecordSealed":
+            # A secret purchase: the opponent sees one stub row.
             assert mine == [{"seq": seq, "cg_date": row["cg_date"], "redacted": True}]
+        else:
+            # A public one: its row, without what its sealed rolls decided.
+            (shown,) = mine
+            assert shown["rg"] == row["rg"]
+            for need in hidden:
+                assert need in shown["hidden"], (need, shown)
+                assert shown[need] is None, (need, shown)
+                assert row[need] is not None, (need, row)
+            assert [r["seq"] for r in shown["rolls"]] == [
+                m["seq"] for m in made if m["event"]["type"] != "RecordSealed"
+            ]
         return made
 
     def reph(self) -> dict[str, Any]:
@@ -233,10 +272,14 @@ class Play:
                 view = self.advance(side, SCENARIO)
 
     def advance(self, side: str, to: str) -> dict[str, Any]:
+        before = self.game.version()
         view = self.act(side, "/reph/advance", {"to": to}, "RePhAdvanced")
         assert view["current"][side] == to
         assert view["cg_date"] == self.cg_date
         self.steps[view["seq"]] = {"side": side, "cg_date": self.cg_date, "step": to}
+        # DESIGN §4: the empty sealed records of the secret steps it passed.
+        for seq in range(before + 1, view["seq"]):
+            self.passed[seq] = {"side": side, "cg_date": self.cg_date, "to": to}
         return view
 
     def choose(self, pair: str) -> str:
@@ -478,12 +521,13 @@ class Play:
         assert [e["seq"] for e in log] == list(range(1, campaign["version"] + 1))
         by_seq = {e["seq"]: e for e in log}
         for seq, kind in self.appended.items():
-            assert by_seq[seq]["type"] == kind, (seq, kind)
+            assert kind_of(by_seq[seq]) == kind, (seq, kind)
         for e in log:
-            assert e["type"] in ACTIONS | BOOKKEEPING, e["type"]
+            assert kind_of(e) in ACTIONS | BOOKKEEPING, e["type"]
             assert e["reverted_by"] is None
-            if e["type"] in ACTIONS:
-                assert e["seq"] in self.appended, e
+            if kind_of(e) in ACTIONS:
+                assert e["seq"] in self.appended or e["seq"] in self.passed, e
+        self.check_sealed(log)
         dates = list(self.scenarios)
 
         def of(kind: str) -> list[str]:
@@ -508,6 +552,61 @@ class Play:
         rolls = [e["payload"]["roll"]["index"] for e in log if "roll" in e["payload"]]
         assert rolls == list(range(campaign["rolls"]))
         return log
+
+    def check_sealed(self, log: list[dict[str, Any]]) -> None:
+        """DESIGN §4: completing a step whose acts the rules make secret records
+        exactly one sealed record of each such act for the side, EMPTY (no
+        roll, nothing bought) when the side did not make it there; the advance
+        that passes the step records it, just before its own event."""
+        rs = REGISTRY[self.game.created["ruleset"]]
+        order = [st.id for st in rs.reph_steps]
+        secret_steps = {st.id: st.sealed for st in rs.reph_steps if st.sealed}
+        acts: Counter[tuple[str, str, str, str]] = Counter()
+        for e in log:
+            if e["type"] != "RecordSealed":
+                continue
+            p, kind = e["payload"], kind_of(e)
+            if p["step"] in secret_steps and kind in secret_steps[p["step"]]:
+                acts[(p["side"], p["cg_date"], p["step"], kind)] += 1
+        assert set(acts.values()) == {1}, [k for k, n in acts.items() if n > 1]
+        by_seq = {e["seq"]: e for e in log}
+        for seq, at in self.passed.items():
+            e = by_seq[seq]
+            if e["type"] == "CommitmentsPublished":
+                continue  # the next batch of commitments, before the roll index it opens
+            p = e["payload"]
+            assert e["type"] == "RecordSealed", e
+            assert (p["side"], p["cg_date"]) == (at["side"], at["cg_date"]), (seq, at)
+            assert p["step"] in secret_steps, e
+            assert kind_of(e) in secret_steps[p["step"]], e
+            to = len(order) if at["to"] == SCENARIO else order.index(at["to"])
+            assert order.index(p["step"]) < to, (seq, at)
+            assert e["secret"]["rolls"] == [], e
+            assert not any(e["secret"].get(k) for k in ("rgs", "items")), e
+        # ... and each side has one of each act of each secret step it
+        # completed on each CG Date played: each step that applied to it (8.6:
+        # before the Initial Scenario its '†' steps; no '‡' step on an Idle
+        # date), except on an Idle date the Initiative step and those after
+        # it, which the sequence leaves for New CG Date (8.6232 note 2).
+        idle_from = (
+            len(order) if self.initiative_step is None else order.index(self.initiative_step)
+        )
+        expected = {
+            (side, date, st.id, kind)
+            for date, scenario in self.scenarios.items()
+            for st in rs.reph_steps
+            for side in self.sides
+            if rs.step_applies(
+                st,
+                side,
+                date,
+                initial=date == self.calendar[0] and self.reph_before_initial,
+                scenario=scenario,
+            )
+            and not (scenario == IDLE and order.index(st.id) >= idle_from)
+            for kind in st.sealed
+        }
+        assert set(acts) == expected, sorted(set(acts) ^ expected)
 
     def check_replay(self) -> None:
         """``GET /reph?at=`` answers what was answered live at that version."""
@@ -637,13 +736,15 @@ def _check_cpp_roster(
         roster = ok(play.game.get("referee", f"/roster?side={side}"))
         lines = roster["lines"]
         assert [line["cg_date"] for line in lines] == play.calendar
+        # A Secret DR: one sealed record each (DESIGN §2a), read by the referee.
         replenished = [
-            e for e in log if e["type"] == "CPPReplenished" and e["payload"]["side"] == side
+            e for e in log if kind_of(e) == "CPPReplenished" and e["payload"]["side"] == side
         ]
+        assert {e["type"] for e in replenished} == {"RecordSealed"}
         assert [e["payload"]["cg_date"] for e in replenished] == play.calendar[1:]
         for e, line in zip(replenished, lines[1:], strict=True):
-            assert line["cpp_base"] == e["payload"]["base"], line
-            assert line["repl"] == e["secret"]["repl"], line
+            assert line["cpp_base"] == values_of(e)["base"], line
+            assert line["repl"] == values_of(e)["repl"], line
         assert [line["initial"] for line in lines] == [True] + [False] * (len(lines) - 1)
         assert lines[0]["start"] == initial.get(side, 0)
         assert lines[0]["repl"] is None
@@ -900,6 +1001,7 @@ def test_abtf_cg_i_is_played_from_18_pm_to_21_eve(client: TestClient) -> None:
 
 class SgPlay(Play):
     new_date_step = "4.0"
+    reph_before_initial = False  # 1.2: SG1 is played before any step of the sequence
 
     def __init__(self, client: TestClient) -> None:
         super().__init__(client, SG)

@@ -27,9 +27,13 @@ SESSIONS = {
     HEADING: ["OK us.jsonl"],
     "## From the shell and from Python": [
         "roll #1 (seq 4) by German: dr",
-        "[secret] 'sniper check'",
+        # The German (the owner) reads its own secret roll's purpose ...
+        "  purpose:    sniper check\n  secret:     yes",
+        # ... the US log the sealed record (cgledger-dice/2): that it was made, no more.
+        "RecordSealed             roll #1 [secret] cg_date=19 AM",
         "CG Roster: US",
         "2 rolls, 1 recomputed from their seeds, 1 with the seed still secret",
+        "1 sealed records (cgledger-dice/2): 0 revealed",
     ],
     "## A CG Date, step by step": [
         '{"US": "8.619", "German": "8.619"}',
@@ -40,6 +44,9 @@ SESSIONS = {
         "applied",
     ],
 }
+#: Each session's heading, and (a mark of an output line, a text that line must
+#: not hold): what the opponent reads does not show a secret.
+UNSEEN = {"## From the shell and from Python": [("RecordSealed", "sniper")]}
 BASE_LINE = "B=${CGLEDGER_URL:-http://localhost:8000}"
 SESSION_TIMEOUT = 120  # seconds for the whole block
 START_TIMEOUT = 30  # seconds for the server to answer
@@ -215,3 +222,7 @@ def test_the_session_runs_as_written(server: str, tmp_path: Path, heading: str) 
     # checkpoint saved before the undo).
     for expected in SESSIONS[heading]:
         assert expected in done.stdout, (expected, done.stdout)
+    for mark, hidden in UNSEEN.get(heading, []):
+        lines = [line for line in done.stdout.splitlines() if mark in line]
+        assert lines, (mark, done.stdout)
+        assert not [line for line in lines if hidden in line], (hidden, lines)

@@ -445,7 +445,8 @@ function summary(ev) {
     const secret = ev.secret;
     const dice = secret && secret.rolls ? secret.rolls.flatMap((r) => r.dice) : null;
     parts.push(secret ? `sealed ${secret.kind}` : "sealed", p.step ? `step ${p.step}` : "");
-    if (p.roll) parts.push(`roll ${p.roll.index}`, dice ? `[${dice.join(", ")}]` : "[sealed]");
+    const purposes = secret && secret.rolls ? secret.rolls.map((r) => r.purpose).filter(Boolean).join("; ") : "";
+    if (p.roll) parts.push(purposes ? `roll ${p.roll.index}: ${purposes}` : `roll ${p.roll.index}`, dice ? `[${dice.join(", ")}]` : "[sealed]");
   } else if (p.roll) {
     const secret = ev.secret || {};
     const dice = p.roll.dice || secret.dice;
