@@ -185,3 +185,36 @@ def test_8_6073_places_hidden_fortifications_in_the_opponents_setup_area(
     # Placed once: asking again places nothing more.
     again = created(game.post("German", "/hidden-fortifications", {"map_group": "Sx"}))
     assert again["event"]["payload"]["revealed"] == []
+
+
+def test_abtf_fortifications_are_set_up_only_for_a_generated_scenario(client: TestClient) -> None:
+    """9.6214: Unit Setup follows 9.6213 in the same step (9.621). Before the
+    Initiative is determined, or on an Idle CG Date, there is nothing to set
+    up, so no setup record can exist that the other side's empty one would
+    not match (DESIGN §4)."""
+    abtf = Game(client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM"})
+    group = ok(abtf.get("referee", "/definition"))["definition"]["map_groups"][0]["id"]
+    body = {"map_group": group, "items": [{"type": "trench", "hex": "A1"}]}
+
+    def refused(start: str, end: str = "") -> None:
+        version = abtf.version()
+        problem = assert_problem(abtf.post("German", "/fortification-setups", body), 409)
+        assert problem["detail"].startswith(start)
+        assert problem["detail"].endswith(end)
+        assert abtf.version() == version
+
+    abtf.end_scenario()
+    abtf.next_date()
+    abtf.advance("German", "9.621")
+    refused("9.621: Fortifications are set up for a CG Scenario", "(not determined yet)")
+    abtf.advance("British", "9.621")
+    abtf.choose_chits("idle")
+    # 9.62132 note 2: an Idle date sends each side back to repeat 9.612-.620.
+    refused("9.612: ")
+    abtf.next_date()
+    abtf.advance("German", "9.621")
+    abtf.advance("British", "9.621")
+    abtf.choose_chits("attack")
+    # With a scenario generated, the setup reaches its own checks (nothing was bought).
+    problem = assert_problem(abtf.post("German", "/fortification-setups", body), 409)
+    assert problem["detail"].startswith("9.619: German bought 0 Trench")

@@ -22,6 +22,7 @@ from cgledger.domain.rulesets.cpp.bodies import (
     FortificationSetupCreate,
     HiddenFortificationCreate,
 )
+from cgledger.domain.rulesets.sequence import IDLE
 from cgledger.domain.visibility import REFEREE
 
 #: 8.6073: "Each such minefield is marked ... to reveal its presence but not its strength/type".
@@ -130,6 +131,16 @@ class Fortifying:
         view = engine.setup_areas_view(body.map_group)
         group = view["map_group"]
         engine.check_step_order(side, rules.place, ruling=ctx.actor == REFEREE, ctx=ctx)
+        # 8.6242, 9.6214: setup follows the Initiative that generated a CG Scenario
+        # (ABtF's 9.621 holds both), so an Idle date never holds a setup record.
+        scenario = engine.facts(side).scenario
+        if not engine.is_initial_date() and scenario in (None, IDLE):
+            raise RuleViolation(
+                f"{rules.place}: Fortifications are set up for a CG Scenario, once the "
+                f"Initiative of {engine.cg_date} has generated one "
+                f"({'not determined yet' if scenario is None else 'this CG Date is Idle'})",
+                rule=rules.place,
+            )
         areas = [a for a in view["areas"] if a["side"] == side]
         area_of = {hx: a for a in areas for hx in a["hexes"]}
         known = {h["hex"]: h for h in view["hexes"]}
