@@ -220,6 +220,24 @@ def test_log_lists_every_event_oldest_first(
     assert event["seq"] == 2
 
 
+def test_log_shows_a_sealed_rolls_purpose_to_its_owner_only(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with table.client("German") as german:
+        sealed = german.roll(1, "sniper check", secret=True)
+    code, out, _ = run(capsys, "log")
+    assert code == 0
+    (mine,) = [line for line in out.splitlines() if int(line.split()[0]) == sealed.seq]
+    assert "RecordSealed" in mine
+    assert "sealed DiceRolled 'sniper check'" in mine
+    table.role("US")
+    code, out, _ = run(capsys, "log")
+    (theirs,) = [line for line in out.splitlines() if int(line.split()[0]) == sealed.seq]
+    assert "RecordSealed" in theirs
+    assert "sniper" not in theirs
+    assert "DiceRolled" not in theirs
+
+
 def test_log_follow_prints_new_events(
     table: Table, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

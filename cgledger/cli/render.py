@@ -119,6 +119,9 @@ def _summary(event: dict[str, Any]) -> str:
             parts.append(repr(roll["purpose"]))
     if isinstance(seen, dict) and event.get("type") == "RecordSealed":
         parts.append(f"sealed {seen.get('kind')}")
+        # What its rolls were for: only whoever may read the sealed part sees it.
+        purposes = [r["purpose"] for r in seen.get("rolls") or () if r.get("purpose")]
+        parts += [repr(p) for p in purposes]
     for key in ("table", "to", "chit", "rg", "cg_date", "scenario"):
         value = payload.get(key)
         if isinstance(value, dict):
