@@ -396,3 +396,38 @@ def test_proposals_and_their_answers_reload_identically(ledger: Ledger, settings
             assert _state(from_snapshot) == _state(from_events), version
     finally:
         fresh.close()
+
+
+def _c3(game: Game) -> str | None:
+    (group,) = ok(game.get("US", "/control?map_group=Sx"))["map_groups"]
+    return {x["hex"]: x["side"] for x in group["locations"]}.get("C3")
+
+
+@pytest.mark.parametrize("agreement", ["control", "scenario-end", "cg-date"])
+def test_an_agreement_in_force_is_not_undone_by_one_side_alone(
+    client: TestClient, agreement: str
+) -> None:
+    """DESIGN §13 and §5: the event that puts an agreement in force (the
+    approval of a Control proposal, the last side's CG-Scenario End or New CG
+    Date) is the latest action of the side that made it, yet not its own to
+    take back: its undo is a request the other side answers."""
+    game = Game(client, KGP)
+    claim = {"map_group": "Sx", "locations": [{"hex": "C3", "side": "US"}]}
+    if agreement == "control":
+        proposal = created(game.post("US", "/control", claim))["seq"]
+        last = ok(game.post("German", f"/proposals/{proposal}/approve", {}))["answer"]["seq"]
+    else:
+        for side in ("US", "German"):
+            game.advance(side, "scenario")
+        body = {"cvp": {"US": 3, "German": 0}, "control": [claim]}
+        created(game.post("US", "/scenario-end", body))
+        last = created(game.post("German", "/scenario-end", body))["seq"]
+        if agreement == "cg-date":
+            created(game.post("US", "/cg-dates", {}))
+            last = created(game.post("German", "/cg-dates", {}))["seq"]
+    before = (game.cg_date(), _c3(game), ok(game.get("US", "/lvp"))["rows"])
+    assert before[1] == "US"
+    asked = created(game.post("German", "/undo-requests", {"seqs": [last], "reason": "mine?"}))
+    assert asked["status"] == "pending"
+    assert asked["undo"] is None
+    assert (game.cg_date(), _c3(game), ok(game.get("US", "/lvp"))["rows"]) == before

@@ -55,6 +55,11 @@ REVERTIBLE = ROLL_ONLY | STATE_EVENTS | {UNDO}
 #: Initiative chit reveals the first, 8.6232): never undone alone, since the
 #: side that made it has seen what it revealed (DESIGN §5).
 REVEALING = frozenset({"InitiativeDetermined"})
+#: Events that put an agreement in force (DESIGN §13): the last side's New CG
+#: Date or CG-Scenario End completes what both said, and an approved Control
+#: proposal names its proposal. The side that made one cannot take it back
+#: alone, as it cannot take back the opponent's approval of an undo request.
+AGREED_JOINTLY = frozenset({"CGDateBegan", "ScenarioEnded"})
 
 NOT_REVERTIBLE = {
     "CampaignCreated": "the campaign's creation cannot be undone",
@@ -81,12 +86,17 @@ Book = dict[str, dict[str, Any]]
 def entry(record: dict[str, Any], *, state: bool) -> dict[str, Any]:
     """The book entry of a revertible state event or roll."""
     p = record["payload"]
-    return {
+    out = {
         "type": record["type"],
         "actor": record["actor"],
         "index": p["roll"]["index"] if "roll" in p else None,
         "state": state,
     }
+    if record["type"] in AGREED_JOINTLY or (
+        record["type"] == "ControlRecorded" and p.get("proposal") is not None
+    ):
+        out["agreed"] = True
+    return out
 
 
 @dataclass(frozen=True)
@@ -252,11 +262,14 @@ def _reverted_before(book: Book, seq: int) -> set[str]:
 
 def alone(book: Book, last_event: int, actor: str, named: list[int]) -> bool:
     """DESIGN §5: a side may undo its own latest action alone, provided nothing
-    the opponent saw depends on it: no roll, no reveal, no event after it."""
+    the opponent saw depends on it: no roll, no reveal, no agreement it put in
+    force (DESIGN §13), no event after it."""
     if len(named) != 1 or named[0] != last_event:
         return False
     info = book[str(named[0])]
     if info["actor"] != actor or info["index"] is not None or info["type"] in REVEALING:
+        return False
+    if info.get("agreed"):
         return False
     if info["type"] == UNDO:
         # Only an undo the side applied alone, touching no roll.
