@@ -218,3 +218,68 @@ def test_abtf_fortifications_are_set_up_only_for_a_generated_scenario(client: Te
     # With a scenario generated, the setup reaches its own checks (nothing was bought).
     problem = assert_problem(abtf.post("German", "/fortification-setups", body), 409)
     assert problem["detail"].startswith("9.619: German bought 0 Trench")
+
+
+def _setup_record(game: Game, viewer: str, seq: int) -> Any:
+    (event,) = ok(game.get(viewer, f"/events?after={seq - 1}&limit=1"))["items"]
+    return event
+
+
+def test_one_setup_record_holds_every_map_group_or_none(client: TestClient) -> None:
+    """DESIGN §4: the step's one sealed record tells the U.S. neither in how
+    many map groups the German set Fortifications up nor whether it did."""
+    game = Game(client, KGP)
+    created(game.post("German", "/rg-purchases", {"rg": "F1", "map_group": "Sx"}))
+    game.advance("German", "8.621")
+    created(
+        game.post("German", "/fortification-purchases", {"items": [{"type": "dummy", "count": 2}]})
+    )
+    _to_unit_setup(game)
+    groups = {}
+    for group in ("Sx", "Sy"):
+        view = ok(game.get("German", f"/setup-areas?map_group={group}"))
+        groups[group] = next(
+            hx for a in view["areas"] if a["side"] == "German" for hx in a["hexes"]
+        )
+    body = {
+        "map_group": "Sx",
+        "items": [{"type": "dummy", "hex": groups["Sx"]}],
+        "more": [{"map_group": "Sy", "items": [{"type": "dummy", "hex": groups["Sy"]}]}],
+    }
+    twice = {**body, "more": [{**body["more"][0], "map_group": "Sx"}]}
+    version = game.version()
+    assert assert_problem(game.post("German", "/fortification-setups", twice), 422)["field"] == (
+        "more.0.map_group"
+    )
+    assert game.version() == version
+    done = created(game.post("German", "/fortification-setups", body))
+    assert game.version() == version + 1  # one record for both map groups
+    mine = ok(game.get("German", "/rg-record"))["fortifications"]["placed"]
+    assert [(p["seq"], p["map_group"]) for p in mine] == [(done["seq"], "Sx"), (done["seq"], "Sy")]
+    theirs = ok(game.get("US", "/rg-record?side=German"))["fortifications"]["placed"]
+    assert theirs == [{"seq": done["seq"], "cg_date": "19 PM", "redacted": True}]
+
+    # An empty request is one record too, which reads to the U.S. as the one the
+    # step seals for a side that sets nothing up.
+    other = Game(client, KGP)
+    _to_unit_setup(other)
+    empty = created(other.post("German", "/fortification-setups", {"map_group": "Sx"}))
+    passed = Game(client, KGP)
+    _to_unit_setup(passed)
+    passed.advance("German", "scenario")
+    sealed = [
+        e
+        for e in ok(passed.get("US", "/events?after=0&limit=1000"))["items"]
+        if e["type"] == "RecordSealed" and e["payload"]["step"] == "8.624"
+    ]
+    assert len(sealed) == 1
+    shown = [
+        _setup_record(other, "US", empty["seq"]),
+        sealed[0],
+        _setup_record(game, "US", done["seq"]),
+    ]
+    assert {e["type"] for e in shown} == {"RecordSealed"}
+    assert len({json.dumps(sorted(e["payload"]), sort_keys=True) for e in shown}) == 1
+    assert all("secret" not in e or e["secret"] is None for e in shown)
+    owner = _setup_record(other, "German", empty["seq"])["secret"]
+    assert (owner["kind"], owner["items"], owner["map_group"]) == ("FortificationsPlaced", [], None)

@@ -185,21 +185,42 @@ class FortLocation(Body):
     )
 
 
+_Retained = dict[
+    Annotated[str, StringConstraints(min_length=1, max_length=10)],
+    Annotated[StrictInt, Field(ge=0, le=1000)],
+]
+_RETAINED = (
+    "8.621 footnote S: the squad-equivalents Retained in each of the side's "
+    "Setup Areas the items go to, by area id (e.g. {'A': 4})"
+)
+
+
+class FortificationGroupSetup(Body):
+    """The setup Locations of one more map group, in the same sealed record."""
+
+    map_group: str = Field(min_length=1, max_length=20)
+    items: list[FortLocation] = Field(min_length=1, max_length=200)
+    retained: _Retained = Field(default_factory=dict, max_length=100, description=_RETAINED)
+
+
 class FortificationSetupCreate(Body):
     """8.6242: "Record the hex coordinates of new Fortification setup
-    Locations"; secret until 8.6073 or the owner reveals them."""
+    Locations"; secret until 8.6073 or the owner reveals them. One request
+    holds every map group's Locations (``more``), and may hold none (an empty
+    sealed record): one record per side and step, whatever it holds (DESIGN §4)."""
 
     side: str | None = Field(default=None, max_length=40)
     map_group: str | None = Field(default=None, min_length=1, max_length=20)
-    items: list[FortLocation] = Field(min_length=1, max_length=200)
-    retained: dict[
-        Annotated[str, StringConstraints(min_length=1, max_length=10)],
-        Annotated[StrictInt, Field(ge=0, le=1000)],
-    ] = Field(
-        default_factory=dict,
-        max_length=100,
-        description="8.621 footnote S: the squad-equivalents Retained in each of the side's "
-        "Setup Areas the items go to, by area id (e.g. {'A': 4})",
+    items: list[FortLocation] = Field(
+        default_factory=list,
+        max_length=200,
+        description="the Locations in map_group; none for an empty record",
+    )
+    retained: _Retained = Field(default_factory=dict, max_length=100, description=_RETAINED)
+    more: list[FortificationGroupSetup] = Field(
+        default_factory=list,
+        max_length=20,
+        description="the Locations in further map groups, each named once, in the same record",
     )
 
 

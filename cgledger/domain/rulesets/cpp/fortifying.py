@@ -10,7 +10,8 @@ State, kept in the ruleset's state (JSON, snapshotted): each CPP line's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from cgledger.domain import purchases as book
@@ -20,6 +21,7 @@ from cgledger.domain.rulesets.base import Engine
 from cgledger.domain.rulesets.cpp.bodies import (
     FortificationPurchaseCreate,
     FortificationSetupCreate,
+    FortLocation,
     HiddenFortificationCreate,
 )
 from cgledger.domain.rulesets.sequence import IDLE
@@ -27,6 +29,13 @@ from cgledger.domain.visibility import REFEREE
 
 #: 8.6073: "Each such minefield is marked ... to reveal its presence but not its strength/type".
 MINEFIELD = "minefield"
+
+
+#: The values of a setup record that sets nothing up (8.6242): what a side that
+#: completes the step without one gets sealed, and what an empty request records.
+NOTHING_PLACED: Mapping[str, Any] = MappingProxyType(
+    {"map_group": None, "items": [], "retained": {}}
+)
 
 
 class Fortifying:
@@ -56,15 +65,17 @@ class Fortifying:
             line.setdefault("fort_seqs", []).append(seq)
             return True
         if kind == "FortificationsPlaced":
-            state.setdefault("placed", {}).setdefault(side, []).append(
-                {
-                    "seq": seq,
-                    "map_group": values["map_group"],
-                    "cg_date": values["cg_date"],
-                    "items": values["items"],
-                    "revealed": [],
-                }
-            )
+            # One entry per map group the record sets up in (``more``: the others).
+            for part in [values, *values.get("more", ())]:
+                state.setdefault("placed", {}).setdefault(side, []).append(
+                    {
+                        "seq": seq,
+                        "map_group": part["map_group"],
+                        "cg_date": values["cg_date"],
+                        "items": part["items"],
+                        "revealed": [],
+                    }
+                )
             return True
         if kind == "FortificationsRevealed":
             for entry in values["revealed"]:
@@ -122,14 +133,21 @@ class Fortifying:
         """8.6242: record the setup Locations of new Fortifications, in the
         side's Setup Areas, within what it bought and by the table's
         footnotes (i: only some may go to an Isolated Location; S: within the
-        squad-equivalents Retained in the Setup Area)."""
+        squad-equivalents Retained in the Setup Area).
+
+        One request holds every map group's Locations (``more``) and may hold
+        none: the step's one sealed record then tells the opponent neither in
+        how many map groups the side set up nor whether it did (DESIGN §4)."""
         rules = self.purchases
-        table = rules.fort_table
-        assert table is not None
         assert rules.place is not None
         side = engine.require_side(ctx, body.side)
-        view = engine.setup_areas_view(body.map_group)
-        group = view["map_group"]
+        named = [engine.setup_areas_view(body.map_group)["map_group"]]
+        for i, more in enumerate(body.more):
+            if more.map_group in named:
+                raise InvalidInput(
+                    f"map group {more.map_group} is named twice", field=f"more.{i}.map_group"
+                )
+            named.append(more.map_group)
         engine.check_step_order(side, rules.place, ruling=ctx.actor == REFEREE, ctx=ctx)
         # 8.6242, 9.6214: setup follows the Initiative that generated a CG Scenario
         # (ABtF's 9.621 holds both), so an Idle date never holds a setup record.
@@ -141,24 +159,57 @@ class Fortifying:
                 f"({'not determined yet' if scenario is None else 'this CG Date is Idle'})",
                 rule=rules.place,
             )
+        groups = [(body.map_group, body.items, body.retained, "")]
+        groups += [
+            (g.map_group, g.items, g.retained, f"more.{i}.") for i, g in enumerate(body.more)
+        ]
+        placed = _placed(engine, side)
+        written: list[dict[str, Any]] = []
+        for map_group, items, retained, at in groups:
+            written.append(self._setup_group(engine, side, map_group, items, retained, placed, at))
+        if not body.items and not body.more:
+            # Nothing set up: the same values as the record the step seals for a
+            # side that completes it without one.
+            written = [dict(NOTHING_PLACED)]
+        values = {**written[0], **({"more": written[1:]} if written[1:] else {})}
+        payload = {**engine.rule_payload(side, rules.place)}
+        return engine.append(ctx, "FortificationsPlaced", payload, values, owner=side)
+
+    def _setup_group(
+        self,
+        engine: Engine,
+        side: str,
+        map_group: str | None,
+        items: Sequence[FortLocation],
+        retained: Mapping[str, int],
+        placed: dict[str, int],
+        at: str,
+    ) -> dict[str, Any]:
+        """The checked setup Locations of one map group (``placed`` counts what
+        the side has set up so far, this request included)."""
+        rules = self.purchases
+        table = rules.fort_table
+        assert table is not None
+        assert rules.place is not None
+        view = engine.setup_areas_view(map_group)
+        group = view["map_group"]
         areas = [a for a in view["areas"] if a["side"] == side]
         area_of = {hx: a for a in areas for hx in a["hexes"]}
         known = {h["hex"]: h for h in view["hexes"]}
         bought = _bought(engine, side)
-        placed = _placed(engine, side)
         per_area: dict[str, int] = _placed_per_area(engine, side, area_of, table)
         rule = rules.fortify or rules.place
         # Footnote i: only where the table marks items 'i' is an Isolated Location limited.
         isolating = "i" in "".join(t.flags for t in table.types)
-        for i, item in enumerate(body.items):
+        for i, item in enumerate(items):
             ft = table.get(item.type)
             if ft is None:
                 raise InvalidInput(
-                    f"{rule}: no Fortification type {item.type!r}", field=f"items.{i}.type"
+                    f"{rule}: no Fortification type {item.type!r}", field=f"{at}items.{i}.type"
                 )
             if item.hex not in known:
                 raise InvalidInput(
-                    f"{item.hex!r} is not a hex of map group {group}", field=f"items.{i}.hex"
+                    f"{item.hex!r} is not a hex of map group {group}", field=f"{at}items.{i}.hex"
                 )
             placed[item.type] = placed.get(item.type, 0) + item.count
             if placed[item.type] > bought.get(item.type, 0):
@@ -182,8 +233,8 @@ class Fortifying:
                     rule=rule,
                 )
             if "S" in ft.flags:
-                retained = body.retained.get(area["id"], 0)
-                if retained < 1:
+                held = retained.get(area["id"], 0)
+                if held < 1:
                     raise RuleViolation(
                         f"{rule}: {ft.name} may be added only to a Setup Area that contains ≥ "
                         f"one Retained squad-equivalent; state them for area {area['id']} "
@@ -193,14 +244,14 @@ class Fortifying:
                 per_area[area["id"]] = per_area.get(area["id"], 0) + (
                     book.fortifications_counted(table, item.type, item.count)
                 )
-                if per_area[area["id"]] > retained:
+                if per_area[area["id"]] > held:
                     raise RuleViolation(
                         f"{rule}: the Fortifications added to Setup Area {area['id']} this "
-                        f"RePh ({per_area[area['id']]}) would exceed the {retained} "
+                        f"RePh ({per_area[area['id']]}) would exceed the {held} "
                         "squad-equivalents Retained within it",
                         rule=rule,
                     )
-        values = {
+        return {
             "map_group": group,
             "items": [
                 {
@@ -210,12 +261,10 @@ class Fortifying:
                     "count": i.count,
                     "area": area_of[i.hex]["id"],
                 }
-                for i in body.items
+                for i in items
             ],
-            "retained": dict(body.retained),
+            "retained": dict(retained),
         }
-        payload = {**engine.rule_payload(side, rules.place)}
-        return engine.append(ctx, "FortificationsPlaced", payload, values, owner=side)
 
     # -------------------------------------------------------------- 8.6073
 

@@ -30,7 +30,7 @@ from cgledger.domain.errors import InvalidInput, NotFound
 from cgledger.domain.rulesets.base import Engine, SealedAct
 from cgledger.domain.rulesets.cpp.bodies import RGItem
 from cgledger.domain.rulesets.cpp.determining import Determining, determined, record_result
-from cgledger.domain.rulesets.cpp.fortifying import Fortifying
+from cgledger.domain.rulesets.cpp.fortifying import NOTHING_PLACED, Fortifying
 
 
 class Purchasing(Determining, Fortifying):
@@ -48,9 +48,7 @@ class Purchasing(Determining, Fortifying):
             "FortificationsPurchased": SealedAct(
                 False, MappingProxyType({"items": [], "cost_halves": 0, "fpp_spent": 0})
             ),
-            "FortificationsPlaced": SealedAct(
-                False, MappingProxyType({"map_group": None, "items": [], "retained": {}})
-            ),
+            "FortificationsPlaced": SealedAct(False, NOTHING_PLACED),
         }
     )
 

@@ -164,7 +164,8 @@ class RosterView:
         for entry in engine.rules.get("placed", {}).get(side, []):
             if visible(entry["seq"]):
                 placed.append({k: entry[k] for k in ("seq", "cg_date", "map_group", "items")})
-            else:
+            elif not placed or placed[-1]["seq"] != entry["seq"]:
+                # One row per record, however many map groups it sets up in.
                 placed.append({"seq": entry["seq"], "cg_date": entry["cg_date"], "redacted": True})
         # What 8.6073 placed on-map is public (a minefield without its strength).
         shown = list(engine.rules.get("forts_shown", {}).get(side, []))

@@ -87,7 +87,7 @@ class CppRules(Purchasing, RosterView, Rules):
         {
             "side", "step", "rgs", "base", "repl", "cpp", "final", "secret", "for_purchase",
             "item", "need", "value", "band", "result", "items", "cost_halves", "revealed",
-            "subject", "owner", "rolls",
+            "subject", "owner", "rolls", "more",
         }
     )  # fmt: skip
     legacy_topics = (
