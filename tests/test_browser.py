@@ -1154,22 +1154,12 @@ def test_an_rg_bought_and_determined_on_the_page_stays_a_stub_to_the_opponent(
     and never the RG."""
     german = open_page(browser_context, remote.link("German"))
     us = open_page(browser_context, remote.link("US"))
-    german.select_option("#buy-form select[name=rg]", "I1")
-    german.select_option("#buy-form select[name=map_group]", "Sx")
-    german.click("#buy-form button")
-    german.wait_for_selector("#purchases .record[data-side=German] tr[data-rg=I1]")
+    _buy_secretly(german, [("I1", "Sx")])
     row = "#purchases .record[data-side=German] tr[data-rg=I1]"
-    for _ in range(10):
-        if german.locator(f"{row} button.determine").count() == 0:
-            break
-        # The status still says "done" from the purchase: wait for this
-        # click's answer and the page's redraw of it, not for the status.
-        with german.expect_response(
-            lambda r: r.url.endswith("/rg-determinations") and r.request.method == "POST"
-        ) as answer:
-            german.click(f"{row} button.determine")
-        assert answer.value.status == 201, answer.value.text()
-        settle(german, answer.value.json()["seq"])
+    german.wait_for_selector(row)
+    # A secret RG has no "roll it" of its own: its rolls go with the others.
+    assert german.locator(f"{row} button.determine").count() == 0
+    _click_and_settle(german, "#secret-rolls", "/rg-determinations")
     (mine,) = remote.get("German", "/rg-record?side=German")["rows"]
     assert mine["needs"] == []
     assert german.inner_text(f"{row} td[data-col=strength]") == cell_text(mine["strength"])
@@ -1196,3 +1186,100 @@ def test_an_rg_bought_and_determined_on_the_page_stays_a_stub_to_the_opponent(
     assert "[sealed]" in us.inner_text(f"#log li[data-seq='{rolls[-1]['seq']}']")
     assert "8.6201" not in seen
     assert "Grenadier" not in seen
+
+
+def _click_and_settle(page: Any, selector: str, path: str) -> Any:
+    """Click, wait for that click's answer (201) and the page's redraw of it
+    (the status may still say "done" from the click before)."""
+    with page.expect_response(
+        lambda r: r.url.endswith(path) and r.request.method == "POST"
+    ) as answer:
+        page.click(selector)
+    assert answer.value.status == 201, answer.value.text()
+    settle(page, answer.value.json()["seq"])
+    return answer.value.json()
+
+
+def _buy_secretly(page: Any, rgs: list[tuple[str, str]]) -> None:
+    """8.619 on the page: each RG added to the batch (nothing sent), then the
+    batch sealed with one request."""
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.method == "POST" else None)
+    for i, (rg, group) in enumerate(rgs, 1):
+        page.select_option("#buy-form select[name=rg]", rg)
+        page.select_option("#buy-form select[name=map_group]", group)
+        page.click("#buy-form button[type=submit]")
+        page.wait_for_function("n => document.querySelectorAll('#rg-batch li').length === n", arg=i)
+    assert sent == [], "adding to the batch sends nothing"
+    _click_and_settle(page, "#seal-batch", "/rg-purchases")
+    assert page.locator("#rg-batch li").count() == 0
+
+
+def _what_the_us_counts(browser_context: Any, server: str, rgs: list[tuple[str, str]]) -> Any:
+    """A campaign where the German buys ``rgs`` secretly on its page and rolls
+    the secret rolls; what the U.S. reads of it over the API."""
+    game = Remote(server, {**KGP, "initial_cpp": {"German": 20}})
+    try:
+        german = open_page(browser_context, game.link("German"))
+        _buy_secretly(german, rgs)
+        _click_and_settle(german, "#secret-rolls", "/rg-determinations")
+        mine = game.get("German", "/rg-record?side=German")["rows"]
+        assert len(mine) == len(rgs)
+        assert all(r["needs"] == [] for r in mine), mine
+        german.close()
+        sealed = [
+            e["type"]
+            for e in game.get("US", "/events?actor=German&limit=500")["items"]
+            if e["type"] == "RecordSealed"
+        ]
+        stubs = [r for r in game.get("US", "/rg-record?side=German")["rows"] if r.get("redacted")]
+        return len(sealed), len(stubs), len(game.get("US", "/rg-record?side=German")["rows"])
+    finally:
+        game.close()
+
+
+def test_the_page_buys_and_rolls_three_secret_rg_as_it_does_one(
+    browser_context: Any, server: str
+) -> None:
+    """DESIGN §4, §2a: every secret request is a sealed record the U.S. sees,
+    so the German's page makes one batch of purchases and one of rolls,
+    whatever it buys: three RG and one look the same to the U.S."""
+    three = _what_the_us_counts(
+        browser_context, server, [("I1", "Sx"), ("I1", "Sy"), ("HW1", "Sx")]
+    )
+    one = _what_the_us_counts(browser_context, server, [("I1", "Sx")])
+    assert three == one == (2, 1, 1), (three, one)
+
+
+def test_an_empty_batch_sealed_on_the_page_is_one_sealed_record(
+    browser_context: Any, remote: Remote
+) -> None:
+    """A side that buys nothing secretly still seals its batch: one sealed
+    record, one stub, as for a batch of RG."""
+    german = open_page(browser_context, remote.link("German"))
+    assert german.locator("#rg-batch li").count() == 0
+    made = _click_and_settle(german, "#seal-batch", "/rg-purchases")
+    events = remote.get("US", "/events?actor=German&limit=500")["items"]
+    assert [e["type"] for e in events if e["type"] == "RecordSealed"] == ["RecordSealed"]
+    (stub,) = remote.get("US", "/rg-record?side=German")["rows"]
+    assert stub["redacted"] is True
+    assert stub["seq"] == made["seq"]
+
+
+def test_a_public_rg_is_bought_and_rolled_one_by_one(browser_context: Any, remote: Remote) -> None:
+    """Secret unchecked, the page buys one RG per request as before, and the
+    RG's own roll has its "roll it" (nothing of it is hidden to count)."""
+    german = open_page(browser_context, remote.link("German"))
+    german.select_option("#buy-form select[name=rg]", "HW1")
+    german.select_option("#buy-form select[name=map_group]", "Sx")
+    german.uncheck("#buy-form input[name=secret]")
+    assert german.inner_text("#buy-form button[type=submit]") == "buy"
+    _click_and_settle(german, "#buy-form button[type=submit]", "/rg-purchases")
+    row = "#purchases .record[data-side=German] tr[data-rg=HW1]"
+    german.wait_for_selector(f"{row} button.determine")
+    assert german.locator("#rg-batch li").count() == 0
+    _click_and_settle(german, f"{row} button.determine", "/rg-determinations")
+    rows = remote.get("US", "/rg-record?side=German")["rows"]
+    # The purchase is in the open (the server adds the step's empty sealed
+    # batch after it, as for any side that sealed none).
+    assert rows[0]["rg"] == "HW1"

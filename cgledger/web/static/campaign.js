@@ -202,25 +202,62 @@ function pieces(v) {
     : fmt(v);
 }
 
+// DESIGN §4, §2a: each secret request is one sealed record the opponent
+// sees, so the page never makes one per RG. Secret purchases are composed
+// here (nothing sent) and sealed as one batch, even an empty one; the hidden
+// rolls are made with one request for the whole step.
+let batch = [];
+
+function batchList() {
+  return h("ul", { id: "rg-batch", class: "batch" }, batch.map((item, i) => h("li", { dataset: { rg: item.rg } },
+    `${item.rg}${item.map_group ? ` (${item.map_group})` : ""} `,
+    h("button", { type: "button", class: "remove", onclick: () => { batch.splice(i, 1); $("rg-batch").replaceWith(batchList()); } }, "remove"))));
+}
+
+function sealBatch() {
+  const rgs = batch.slice();
+  return act(async () => {
+    await api.post(`${base}/rg-purchases`, { rgs, secret: true });
+    batch = [];
+    return `sealed: ${rgs.length} RG in one record`;
+  }, "purchases-status");
+}
+
 async function loadPurchases(fresh = () => true) {
   const c = state.campaign;
   const views = await Promise.all(c.sides.map((sd) => api.get(`${base}/rg-record?side=${encodeURIComponent(sd)}`).catch((e) => e)));
+  // Which of the side's own RG were bought in the open: their purchase is an
+  // RGPurchased event, a secret one's a sealed record (the record's rows do
+  // not say). Only those get a "roll it" of their own.
+  const mine = views[c.sides.indexOf(c.you)];
+  const open = new Set();
+  if (mine && !(mine instanceof Error) && mine.rows.some((row) => row.needs && row.needs.length && !row.ob)) {
+    const q = new URLSearchParams({ type: "RGPurchased", actor: c.you, limit: "500" });
+    for (const e of (await api.get(`${base}/events?${q}`)).items) open.add(e.seq);
+  }
   if (!fresh()) return;
   const parts = [];
   const chart = ((state.definition || {}).rg_chart || {})[c.you] || [];
   if (chart.length) {
     const groups = mapGroups();
+    const label = (secret) => (secret ? "add to the batch" : "buy");
     parts.push(h("form", { id: "buy-form", class: "row", onsubmit: (e) => {
       e.preventDefault();
       const f = e.target.elements;
-      const order = { rg: f.rg.value, secret: f.secret.checked };
-      if (groups.length) order.map_group = f.map_group.value;
-      act(() => api.post(`${base}/rg-purchases`, order), "purchases-status");
+      const item = { rg: f.rg.value };
+      if (groups.length) item.map_group = f.map_group.value;
+      if (f.secret.checked) { batch.push(item); $("rg-batch").replaceWith(batchList()); return; }
+      act(() => api.post(`${base}/rg-purchases`, { ...item, secret: false }), "purchases-status");
     } },
       h("label", {}, "RG ", h("select", { name: "rg" }, chart.map((e) => h("option", { value: e.id }, `${e.id} ${e.name} (${e.cpp} CPP)`)))),
       groups.length ? h("label", {}, "map group ", h("select", { name: "map_group" }, groups.map((g) => h("option", { value: g }, g)))) : null,
-      h("label", { class: "inline" }, h("input", { type: "checkbox", name: "secret", checked: true }), " secret"),
-      h("button", { type: "submit" }, "buy")));
+      h("label", { class: "inline" }, h("input", { type: "checkbox", name: "secret", checked: true, onchange: (e) => { e.target.form.querySelector("button[type=submit]").textContent = label(e.target.checked); } }), " secret"),
+      h("button", { type: "submit" }, label(true))));
+    parts.push(h("div", { class: "row", id: "secret-acts" },
+      batchList(),
+      h("button", { type: "button", id: "seal-batch", onclick: sealBatch }, "seal the batch"),
+      h("button", { type: "button", id: "secret-rolls", onclick: () => act(() => api.roll(`${base}/rg-determinations`, { secret: true }), "purchases-status") }, "roll the secret rolls")),
+      h("p", { class: "note" }, "Secret RG go into one batch, sealed with one request (even an empty one), and the hidden rolls are made all at once: one of each per step keeps the opponent from counting them."));
   }
   parts.push(h("p", { class: "status", id: "purchases-status", role: "status" }));
   views.forEach((v, i) => {
@@ -233,7 +270,9 @@ async function loadPurchases(fresh = () => true) {
         const value = col === "sw" || col === "equipment" ? pieces(row[col]) : col === "needs" ? (row.needs || []).join("; ") || "–" : fmt(row[col]);
         return h("td", { dataset: { col }, class: hidden ? "hidden-value" : null }, hidden ? "hidden" : value);
       });
-      if (side === c.you && row.needs && row.needs.length) {
+      // Only a public RG's roll is one request of its own; a secret one's go
+      // with "roll the secret rolls".
+      if (side === c.you && row.needs && row.needs.length && (row.ob || open.has(row.seq))) {
         cells[cells.length - 1].append(" ", h("button", { type: "button", class: "determine", onclick: () => act(() => api.roll(`${base}/rg-determinations`, { for_purchase: row.seq, item: row.item }), "purchases-status") }, "roll it"));
       }
       return h("tr", { dataset: { seq: row.seq, rg: row.rg } }, cells);
