@@ -64,6 +64,7 @@ NOW = "2026-01-01T00:00:00Z"
 GAME_STATE = (
     "calendar", "date_index", "rules", "steps", "ready", "initiatives", "chits_used",
     "scenario_end_proposal", "scenario_ends", "awaiting_new_date", "lasting",
+    "sealed_steps",  # the acts sealed in each RePh step (DESIGN §4)
 )  # fmt: skip
 SEALER = AesGcmSealer(bytes(32))
 SIDES = ("US", "German")
