@@ -5,6 +5,7 @@ column" (9.617), which is the next CG Date's Start."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -13,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.abtf.ruleset import CPP_BASE_CHART
+from cgledger.domain.sealed import dice_of, kind_of, values_of
 from cgledger.service import Ledger
 from cgledger.verify import verify_bytes
 
@@ -96,13 +98,16 @@ def test_unspent_cpp_are_halved_fru_and_carried_to_the_next_date(abtf: Game) -> 
 
     abtf.next_date()  # the Initial Scenario ends; 18 EVE
     british = created(abtf.post("British", "/cpp-replenishments", {}))
-    secret = british["event"]["secret"]
-    assert british["event"]["payload"]["base"] == 15  # 9.6161: British, 18 EVE
-    assert british["event"]["payload"]["rule"] == "abtf:9.6162"
-    assert british["event"]["payload"]["step"] == "9.616"
+    # The Secret DR's act is sealed (DESIGN §2a): the British reads it whole.
+    event = british["event"]
+    assert (event["type"], kind_of(event)) == ("RecordSealed", "CPPReplenished")
+    secret = event["secret"]
+    assert values_of(event)["base"] == 15  # 9.6161: British, 18 EVE
+    assert values_of(event)["rule"] == "abtf:9.6162"
+    assert event["payload"]["step"] == "9.616"
     # 9.6162: "add the DR to the CPP Base #"
     assert secret["repl"] == 15 + secret["final"]
-    assert secret["final"] == sum(secret["dice"])
+    assert secret["final"] == sum(dice_of(secret))
     line = _line(abtf, "British")
     assert line["start"] == 2
     assert line["repl"] == secret["repl"]
@@ -181,7 +186,7 @@ def test_a_campaign_created_before_abtf_kept_a_roster_says_so(
     from cgledger.domain.rulesets.base import Rules
 
     abtf = REGISTRY["abtf"]
-    steps = tuple(dataclasses.replace(st, action=None) for st in abtf.reph_steps)
+    steps = tuple(dataclasses.replace(st, action=None, sealed=()) for st in abtf.reph_steps)
     before = dataclasses.replace(abtf, rules=Rules(), reph_steps=steps)
     monkeypatch.setitem(rulesets._RULESETS, "abtf", before)
     # Created by a ledger of that time, which took no snapshot at creation.
@@ -214,7 +219,7 @@ def test_an_old_free_9_6162_roll_still_verifies(
     from cgledger.domain.rulesets.base import Rules
 
     abtf = REGISTRY["abtf"]
-    steps = tuple(dataclasses.replace(st, action=None) for st in abtf.reph_steps)
+    steps = tuple(dataclasses.replace(st, action=None, sealed=()) for st in abtf.reph_steps)
     tables = dict(abtf.tables)
     # Nor were its tables bound to RePh steps then (DESIGN §8).
     tables["abtf:9.6162"] = dataclasses.replace(tables["abtf:9.6162"], endpoint="", step=None)
@@ -236,4 +241,14 @@ def test_an_old_free_9_6162_roll_still_verifies(
         # ... and re-read from its table by those who see its dice (the roller
         # and the referee), which is the only rule result checked.
         assert report.rule_results_checked == (0 if role == "German" else 1), role
-        assert [d["id"] for d, _ in report.tables.values()] == ["abtf:9.6162"]
+        # A Secret roll is a sealed record now (DESIGN §2a): it defines no table
+        # in public, and carries its table's definition in its secret part,
+        # which only the roller and the referee read.
+        assert report.tables == {}, role
+        (record,) = [json.loads(x) for x in body.splitlines()[1:] if b"RecordSealed" in x]
+        if role == "German":
+            assert record["secret"] is None
+            continue
+        assert kind_of(record) == "TableRolled"  # a table roll, no CPP Replenishment
+        carried = [d["id"] for d in record["secret"]["tables"].values()]
+        assert carried == ["abtf:9.6162"]

@@ -57,6 +57,7 @@ def test_a_secret_batch_is_one_stub_and_hides_spent(client: TestClient) -> None:
     kgp = german_holding(client, 7)
     r = kgp.post("German", "/rg-purchases", {"rgs": []})
     assert r.status_code == 201, r.text
+    empty = r.json()["seq"]
     line = kgp.get("US", "/roster?side=German").json()["lines"][0]
     assert (line["spent"], line["left"]) == (None, None)
     assert {"rg_purchased", "spent", "left"} <= set(line["hidden"])
@@ -64,8 +65,13 @@ def test_a_secret_batch_is_one_stub_and_hides_spent(client: TestClient) -> None:
     # I1 (4 CPP) and HW1 (3 CPP) on the sample chart: the 7 CPP held.
     body = {"rgs": [{"rg": "I1", "map_group": "Sx"}, {"rg": "HW1", "map_group": "Sx"}]}
     seq = kgp.post("German", "/rg-purchases", body).json()["seq"]
-    stubs = [e for e in kgp.get("US", "/events").json()["items"] if e["type"] == "RGPurchased"]
-    assert [e["secret"] for e in stubs] == [None, None]
+    # Each batch is one sealed record (DESIGN §2a), and the US reads the empty
+    # one and the one of two RG alike: the same type and public part, no secret.
+    log = {e["seq"]: e for e in kgp.get("US", "/events").json()["items"]}
+    stubs = [log[empty], log[seq]]
+    assert [(e["type"], e["secret"]) for e in stubs] == [("RecordSealed", None)] * 2
+    assert stubs[0]["payload"] == stubs[1]["payload"]
+    assert stubs[0]["payload"]["step"] == "8.619"
     own = kgp.get("German", "/roster").json()["lines"][0]
     assert [(p["rg"], p["seq"]) for p in own["rg_purchased"]] == [("I1", seq), ("HW1", seq)]
     assert (own["spent"], own["left"], own["hidden"]) == (7, 0, [])

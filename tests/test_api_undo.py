@@ -21,6 +21,7 @@ import pytest
 from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
+from cgledger.domain.sealed import kind_of
 from cgledger.projections.evidence import table_recheck
 
 pytestmark = pytest.mark.shared_app
@@ -167,10 +168,16 @@ def test_own_latest_purchase_is_undone_at_once(kgp: Game, secret: bool) -> None:
     line = german(kgp)
     assert (line["rg_purchased"], line["spent"], line["left"]) == ([], 0, START)
     assert (german(kgp, "referee")["left"], german(kgp, "US")["left"]) == (START, START)
-    # Undo never deletes: the purchase stays in the log, marked as reverted.
+    # Undo never deletes: the purchase stays in the log, marked as reverted. A
+    # secret one is a sealed record (DESIGN §2a): its owner and the referee read
+    # the purchase in it, the US only that something was sealed.
     for role in ("US", "German", "referee"):
         log = events(kgp, role)
-        assert log[seq]["type"] == "RGPurchased"
+        assert log[seq]["type"] == ("RecordSealed" if secret else "RGPurchased")
+        if secret and role == "US":
+            assert log[seq]["secret"] is None
+        else:
+            assert kind_of(log[seq]) == "RGPurchased"
         assert log[seq]["reverted_by"] == useq
         assert (log[rid]["type"], log[useq]["type"]) == ("UndoRequested", "UndoApplied")
         assert all(e["reverted_by"] is None for s, e in log.items() if s != seq)
@@ -360,12 +367,16 @@ def test_no_token_works_across_campaigns(kgp: Game, client: TestClient) -> None:
 @pytest.fixture
 def logbook(kgp: Game) -> Game:
     """One event of every kind that cannot be undone."""
-    rolled = created(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))  # TableDefined + Secret
-    ok(kgp.post("German", f"/rolls/{rolled['roll']['index']}/reveal"))
+    rolled = created(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))  # RecordSealed
+    ok(kgp.post("German", f"/rolls/{rolled['roll']['index']}/reveal"))  # SecretRevealed
     rid = created(undo(kgp, "German", [rolled["seq"]]))["id"]  # UndoRequested
     ok(reject(kgp, "US", rid, "no"))  # UndoRejected
     did = created(kgp.post("US", "/disputes", {"seq": rolled["seq"], "claim": "?"}))["id"]
     ok(kgp.post("German", f"/disputes/{did}/resolve", {"decision": "uphold", "note": "fine"}))
+    # A sealed roll carries its table's definition in its secret part (DESIGN
+    # §2a); a public table roll (8.606, after the scenario's end) defines it.
+    kgp.end_scenario()
+    created(kgp.post("US", "/tables/kgp:8.606-infantry/rolls", {}))  # TableDefined
     return kgp
 
 
@@ -589,9 +600,20 @@ def test_a_re_roll_after_an_undo_is_visible(kgp: Game) -> None:
     assert (stats["rolls"], stats["reverted"], stats["DR"]["count"]) == (2, 1, 2)
     stats = ok(kgp.get("referee", "/dice-stats?table=kgp:8.616&reverted=false"))
     assert (stats["rolls"], stats["reverted"], stats["DR"]["count"]) == (1, 0, 1)
-    # The US may not see either Secret DR.
+    # The US may not see either Secret DR, nor which of the German's sealed
+    # records they are (DESIGN §2a: no table in the public part): every German
+    # sealed roll counts as hidden, whatever the table asked for.
+    sealed = [
+        s
+        for s, e in events(kgp, "US").items()
+        if e["type"] == "RecordSealed"
+        and e["payload"]["owner"] == "German"
+        and "roll" in e["payload"]
+    ]
+    assert {seq, again["seq"]} <= set(sealed)
     stats = ok(kgp.get("US", "/dice-stats?table=kgp:8.616"))
-    assert (stats["rolls"], stats["hidden"]) == (0, 2)
+    assert (stats["rolls"], stats["hidden"]) == (0, len(sealed))
+    assert ok(kgp.get("referee", "/dice-stats?table=kgp:8.616"))["hidden"] == 0
 
 
 def test_no_re_roll_is_claimed_once_the_undo_is_undone(kgp: Game) -> None:
@@ -695,7 +717,7 @@ def test_a_dispute_holds_its_evidence(kgp: Game) -> None:
     assert (body["status"], body["resolution"], body["version"]) == ("open", None, did)
     ev = body["evidence"]
     assert ev["event"]["seq"] == seq
-    assert ev["event"]["type"] == "RGPurchased"
+    assert ev["event"]["type"] == "RecordSealed"  # a secret act (DESIGN §2a)
     assert ev["event"]["secret"] is None  # the US may not see the secret purchase
     assert (ev["proof"], ev["table"]) == (None, None)
     assert ev["state_before"]["at"] == seq - 1
@@ -707,6 +729,7 @@ def test_a_dispute_holds_its_evidence(kgp: Game) -> None:
     assert ok(kgp.get("US", f"/state?at={seq - 1}")) == ev["state_before"]
     # The German (and referee) see the purchase and the numbers.
     own = ok(kgp.get("German", f"/disputes/{did}"))
+    assert kind_of(own["evidence"]["event"]) == "RGPurchased"
     bought = own["evidence"]["event"]["secret"]["rgs"]
     assert [(p["rg"], p["cpp"], p["map_group"]) for p in bought] == [("F1", F1_CPP, "Sx")]
     assert own["evidence"]["state_after"]["rosters"]["German"]["lines"][-1]["left"] == (
@@ -862,9 +885,9 @@ def test_the_evidence_of_a_secret_table_roll(kgp: Game) -> None:
     assert rolled["roll"]["secret"] is True
     did = created(dispute(kgp, "US", seq, "show me"))["id"]
     hidden = ok(kgp.get("US", f"/disputes/{did}"))["evidence"]
-    assert hidden["table"]["visible"] is False
-    for key in ("recorded", "recomputed", "mismatches", "matches"):
-        assert key not in hidden["table"], key
+    # A sealed record names no table (DESIGN §2a): the US is not even told a
+    # table roll is there to re-read, let alone how many.
+    assert (hidden["table"], hidden["tables"]) == (None, [])
     roll = hidden["proof"]["roll"]
     assert (roll["dice"], roll["seed"], roll["outcome"]) == (None, None, None)
     assert hidden["proof"]["verifiable_by_you"] is False
@@ -874,6 +897,8 @@ def test_the_evidence_of_a_secret_table_roll(kgp: Game) -> None:
     own = ok(kgp.get("German", f"/disputes/{did}"))["evidence"]
     assert own["table"]["visible"] is True
     assert own["table"]["matches"] is True
+    assert own["table"]["table"]["id"] == "kgp:8.6201"
+    assert own["tables"] == [own["table"]]
     seed = own["proof"]["roll"]["seed"]
     assert seed is not None
     assert seed not in text
@@ -933,22 +958,27 @@ def test_table_recheck_flags_an_edited_record(
     secret = created(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))
     log = events(kgp)
     srec = copy.deepcopy(log[secret["seq"]])
-    sdef = log[next(s for s, e in log.items() if e["payload"].get("table") == "kgp:8.6201")]
-    srec["secret"]["final"] += 3
-    out = table_recheck(
-        srec,
-        "German",
-        revealed=False,
-        definition=sdef["payload"]["definition"],
-        definition_seq=sdef["seq"],
-    )
+    # A sealed roll's table is defined in its own secret part (DESIGN §2a), not
+    # by a public TableDefined that would name it.
+    assert not any(e["payload"].get("table") == "kgp:8.6201" for e in log.values())
+    (sroll,) = srec["secret"]["rolls"]
+    sdef = srec["secret"]["tables"][sroll["table"]["hash"]]
+    assert sdef["id"] == "kgp:8.6201"
+
+    def recheck(rec: dict[str, Any], viewer: str, roll: dict[str, Any] | None) -> dict[str, Any]:
+        return table_recheck(
+            rec, viewer, revealed=False, definition=sdef, definition_seq=None, roll=roll
+        )
+
+    assert recheck(srec, "German", sroll)["matches"] is True
+    edited = {**sroll, "final": sroll["final"] + 3}
+    out = recheck(srec, "German", edited)
     assert (out["matches"], "final" in out["mismatches"]) == (False, True)
-    hidden = table_recheck(
-        srec,
-        "US",
-        revealed=False,
-        definition=sdef["payload"]["definition"],
-        definition_seq=sdef["seq"],
-    )
-    assert hidden["visible"] is False
-    assert "mismatches" not in hidden
+    # The record's own fields (the act, besides its list of rolls) are re-read too.
+    srec["secret"]["final"] += 3
+    out = recheck(srec, "German", None)
+    assert (out["matches"], "final" in out["mismatches"]) == (False, True)
+    for roll in (edited, None):
+        hidden = recheck(srec, "US", roll)
+        assert hidden["visible"] is False
+        assert "mismatches" not in hidden

@@ -30,6 +30,7 @@ from cgledger.domain.rulesets.base import (
     Ruleset,
     period_date_normalizer,
 )
+from cgledger.domain.sealed import kind_of
 from cgledger.domain.tables import Table, ge, le, registry
 from cgledger.verify import verify_bytes
 
@@ -181,7 +182,10 @@ def test_a_fourth_ruleset_plays_through_the_api(skirmish: Game) -> None:
     # Its own command: a Secret dr, its result kept as the ruleset's state.
     drawn = created(g.post(RED, "/supplies", {}))
     supply = drawn["roll"]["dice"][0]
-    assert drawn["event"]["type"] == "SuppliesDrawn"
+    # A secret act of its own is sealed like any (DESIGN §2a); Red reads its act.
+    assert (drawn["event"]["type"], kind_of(drawn["event"])) == ("RecordSealed", "SuppliesDrawn")
+    stub = ok(g.get(BLUE, "/events"))["items"][drawn["seq"] - 1]
+    assert (stub["seq"], stub["type"], stub["secret"]) == (drawn["seq"], "RecordSealed", None)
     assert ok(g.get(RED, "/roster"))["supply"] == supply
     # The opponent sees a stub, and a null in the Roster, until the reveal.
     assert ok(g.get(BLUE, "/roster?side=Red"))["supply"] is None

@@ -214,8 +214,14 @@ def test_abtf_9_6201_is_a_required_dr_and_its_level_lasts(
     assert problem["detail"].startswith(
         "9.6201: British makes the Ammunition Shortage Level Change DR on 19 AM"
     )
+    # Passing the secret steps 9.617-9.619 records the British's empty sealed
+    # records there, the 9.618 one with a roll index of its own (DESIGN §4): the
+    # side moves to 9.620 first, so that the nonce steers the index it rolls.
+    created(game.post("British", "/reph/advance", {"to": "9.620"}))
     nonce = table_nonce(game, "abtf:9.6201", "British", original)
+    index = ok(game.get("British"))["rolls"]
     roll = created(_roll(game, "British", "abtf:9.6201", {"client_nonce": nonce}))
+    assert roll["roll"]["index"] == index  # no other roll was drawn before it
     assert (sum(roll["roll"]["dice"]), roll["final"]) == (original, original + 1)
     level = _conditions(game, "German")["ammunition_shortage_level"]["British"]
     assert level["change"] == change
@@ -240,6 +246,9 @@ def test_abtf_9_6202_elr_changes_add_up(client: TestClient) -> None:
         ("19 AM", 8, 2, +1),
     ):
         assert game.cg_date() == date
+        # Past 9.617-9.619 first: the empty sealed 9.618 record takes a roll
+        # index (DESIGN §4), so the nonce is found for the index rolled next.
+        created(game.post("German", "/reph/advance", {"to": "9.620"}))
         nonce = table_nonce(game, "abtf:9.6202", "German", original)
         roll = created(_roll(game, "German", "abtf:9.6202", {"client_nonce": nonce}))
         assert (sum(roll["roll"]["dice"]), roll["final"]) == (original, final)

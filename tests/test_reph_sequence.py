@@ -199,12 +199,27 @@ def test_sg_plays_sg1_before_any_step(client: TestClient) -> None:
 
 def test_an_advance_is_undone_by_replay_and_read_as_of_an_event(client: TestClient) -> None:
     game = Game(client, KGP)
+    before = game.version()
     seq = created(_advance(game, "US", "8.621"))["seq"]
-    undo = created(game.post("US", "/undo-requests", {"seqs": [seq], "reason": "too fast"}))
-    assert undo["status"] == "applied"
+    # Passing 8.619 and 8.620 recorded the US's empty sealed purchase and
+    # determinations there (DESIGN §4) before the advance itself: the advance
+    # is those records and its RePhAdvanced, undone together.
+    log = ok(game.get("referee", f"/events?after={before}"))["items"]
+    passed = [e for e in log if e["seq"] < seq]
+    assert [(e["type"], e["payload"]["step"]) for e in passed] == [
+        ("RecordSealed", "8.619"),
+        ("RecordSealed", "8.620"),
+    ]
+    assert all(e["secret"]["rolls"] == [] for e in passed)
+    seqs = [e["seq"] for e in passed] + [seq]
+    assert seqs == list(range(before + 1, seq + 1))
+    undo = created(game.post("US", "/undo-requests", {"seqs": seqs, "reason": "too fast"}))
+    # The empty 8.620 record took a roll index: the German approves.
+    assert undo["status"] == "pending"
+    ok(game.post("German", f"/undo-requests/{undo['id']}/approve"))
     assert ok(game.get("US", "/reph"))["current"]["US"] == "8.619"
     assert ok(game.get("US", f"/reph?at={seq}"))["current"]["US"] == "8.621"
-    assert ok(game.get("US", f"/reph?at={seq - 1}"))["current"]["US"] == "8.619"
+    assert ok(game.get("US", f"/reph?at={before}"))["current"]["US"] == "8.619"
 
 
 @pytest.mark.parametrize("ruleset", ["kgp", "abtf", "sg"])
@@ -283,21 +298,26 @@ def test_sg_1_2_no_side_jumps_to_the_next_scenario_alone(client: TestClient) -> 
 def test_undoing_an_action_undoes_the_steps_built_on_it(kgp: Game) -> None:
     """Undo by replay (DESIGN §5): a roll that moved a side into a later step
     is built on the action before it, so an undo of that action must take the
-    roll too; the side then stands where it stood before."""
+    roll too; the side then stands where it stood before. (A Secret table roll
+    moves no side, DESIGN §2a; the U.S. 8.6202 roll is public.)"""
     kgp.next_date()  # 19 PM
-    repl = created(kgp.post("German", "/cpp-replenishments", {}))
-    roll = created(kgp.post("German", "/tables/kgp:8.6201/rolls", {}))
-    assert ok(kgp.get("German", "/reph"))["current"]["German"] == "8.620"
+    repl = created(kgp.post("US", "/cpp-replenishments", {}))
+    roll = created(kgp.post("US", "/tables/kgp:8.6202/rolls", {}))
+    assert ok(kgp.get("US", "/reph"))["current"]["US"] == "8.620"
+    # Passing 8.619 on the way recorded the U.S.'s empty sealed purchase (DESIGN §4).
+    log = ok(kgp.get("referee", f"/events?after={repl['seq']}"))["items"]
+    (empty,) = [e["seq"] for e in log if e["type"] == "RecordSealed"]
+    assert repl["seq"] < empty < roll["seq"]
     alone = {"seqs": [repl["seq"]], "reason": "wrong"}
-    problem = assert_problem(kgp.post("German", "/undo-requests", alone), 409)
-    assert f"events {roll['seq']} were built on it" in problem["detail"]
-    both = {"seqs": [repl["seq"], roll["seq"]], "reason": "wrong, and the roll after it"}
-    asked = created(kgp.post("German", "/undo-requests", both))
-    ok(kgp.post("US", f"/undo-requests/{asked['id']}/approve"))
-    view = ok(kgp.get("German", "/reph"))
-    assert view["current"]["German"] == "8.612"
-    assert _status(view, "German")["8.616"] == "pending"
-    created(kgp.post("German", "/cpp-replenishments", {}))
+    problem = assert_problem(kgp.post("US", "/undo-requests", alone), 409)
+    assert f"events {empty}, {roll['seq']} were built on it" in problem["detail"]
+    both = {"seqs": [repl["seq"], empty, roll["seq"]], "reason": "wrong, and the steps after it"}
+    asked = created(kgp.post("US", "/undo-requests", both))
+    ok(kgp.post("German", f"/undo-requests/{asked['id']}/approve"))
+    view = ok(kgp.get("US", "/reph"))
+    assert view["current"]["US"] == "8.612"
+    assert _status(view, "US")["8.616"] == "pending"
+    created(kgp.post("US", "/cpp-replenishments", {}))
 
 
 def test_a_further_roll_in_the_same_step_is_undone_alone(kgp_reph: Game) -> None:

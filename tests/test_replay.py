@@ -42,6 +42,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from cgledger.domain import dice
+from cgledger.domain import sealed as sealbook
 from cgledger.domain import undo as undobook
 from cgledger.domain.campaign import Campaign, Ctx, token_hash
 from cgledger.domain.chain import GENESIS, event_hash, secret_digest
@@ -63,6 +64,7 @@ NOW = "2026-01-01T00:00:00Z"
 GAME_STATE = (
     "calendar", "date_index", "rules", "steps", "ready", "initiatives", "chits_used",
     "scenario_end_proposal", "scenario_ends", "awaiting_new_date", "lasting",
+    "sealed_steps",  # the acts sealed in each RePh step (DESIGN §4)
 )  # fmt: skip
 SEALER = AesGcmSealer(bytes(32))
 SIDES = ("US", "German")
@@ -348,7 +350,8 @@ def check_invariants(
     assert campaign.committed - campaign.roll_count >= dice.LOW_WATER
 
     # Rolls: indices 0, 1, 2, ... in seq order, each under its commitment and
-    # recomputable from its (sealed or published) seed.
+    # recomputable from its (sealed or published) seed: a sealed record's dice
+    # (cgledger-dice/2) are the first of its index's stream, whatever they were for.
     rolled = [r for r in records if "roll" in r["payload"]]
     assert rolls_of(campaign) == [r["seq"] for r in rolled]
     assert all(a < b for a, b in zip(rolls_of(campaign), rolls_of(campaign)[1:], strict=False))
@@ -358,6 +361,21 @@ def check_invariants(
         assert campaign.roll_seq(index) == r["seq"]
         assert roll["commitment"] == campaign.commitment(index)
         seed = campaign.seed(index, sealer)  # raises if it does not match its commitment
+        if sealbook.is_sealed(r):
+            secret = r["secret"]
+            assert (roll["protocol"], roll["secret"]) == (dice.SEALED, True)
+            assert not {"dice", "count", "purpose", "seed", "client_nonce"} & set(roll), roll
+            assert all(len(one["dice"]) == one["count"] for one in secret["rolls"])
+            drawn = sealbook.dice_of(secret)
+            assert drawn == dice.sealed_dice(
+                seed,
+                campaign=campaign.cid,
+                index=index,
+                client_nonce=secret["client_nonce"],
+                side=roll["side"],
+                n=len(drawn),
+            )
+            continue
         recorded = r["secret"]["dice"] if roll["secret"] else roll["dice"]
         assert len(recorded) == roll["count"]
         assert recorded == dice.roll(
@@ -382,15 +400,25 @@ def check_invariants(
             of = r["payload"]["of_seq"]
             assert of < r["seq"]
             assert secrets_of(campaign)[str(of)]["revealed_seq"] == r["seq"]
-            if "seed" in r["payload"]:
-                index = r["payload"]["index"]
-                assert bytes.fromhex(r["payload"]["seed"]) == campaign.seed(index, sealer)
+            shown = r["payload"]
+            if shown.get("protocol") == dice.SEALED:
+                # A sealed record's reveal publishes its secret part as
+                # recorded, and its roll index's seed only if it has one (§2a).
+                sealed = records[of - 1]
+                assert shown["sealed"] == sealed["secret"]
+                has_roll = "roll" in sealed["payload"]
+                assert (shown["seed"] is not None) == has_roll, shown
+                if has_roll:
+                    assert shown["client_nonce"] == sealed["secret"]["client_nonce"]
+            if shown.get("seed") is not None:
+                index = shown["index"]
+                assert bytes.fromhex(shown["seed"]) == campaign.seed(index, sealer)
     assert len(set(secrets_of(campaign))) == sum(r["secret"] is not None for r in records)
 
     # Undo (DESIGN §5): every reverted event is revertible and points at an
     # UndoApplied after it; the state kept incrementally is exactly the state
     # rebuilt from the state events still in force.
-    types = {r["seq"]: r["type"] for r in records}
+    types = {r["seq"]: sealbook.kind_of(r) for r in records}  # a sealed record's own act
     for seq, undo in campaign.reverted.items():
         assert types[undo] == "UndoApplied"
         assert int(seq) < undo
@@ -425,7 +453,9 @@ def check_exports(campaign: Campaign, records: list[dict[str, Any]]) -> None:
         "campaign_name": campaign.campaign_name,
         "exported_at": NOW,
     }
-    revealed = sum(1 for r in records if r["type"] == "SecretRevealed" and "seed" in r["payload"])
+    revealed = sum(
+        1 for r in records if r["type"] == "SecretRevealed" and r["payload"].get("seed") is not None
+    )
     public = sum(
         1 for r in records if "roll" in r["payload"] and not r["payload"]["roll"]["secret"]
     )

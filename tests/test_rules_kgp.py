@@ -156,19 +156,15 @@ def _campaign(rng: random.Random, german_cpp: int = 2) -> Campaign:
     )
 
 
-def _nonce_for_dr(c: Campaign, want: int, actor: str, purpose: str) -> str:
-    """Search a client_nonce whose DR is ``want`` (the server's seed is fixed)."""
+def _nonce_for_dr(c: Campaign, want: int, actor: str) -> str:
+    """Search a client_nonce whose sealed DR is ``want`` (the server's seed is
+    fixed): a Secret DR is a sealed record's, the first two dice of its
+    index's stream (cgledger-dice/2), whatever its purpose."""
     index = c.roll_count
     seed = c.seed(index, AesGcmSealer(bytes(32)))
     for n in range(10_000):
-        got = dice.roll(
-            seed,
-            campaign=c.cid,
-            index=index,
-            client_nonce=str(n),
-            dice=2,
-            purpose=purpose,
-            side=actor,
+        got = dice.sealed_dice(
+            seed, campaign=c.cid, index=index, client_nonce=str(n), side=actor, n=2
         )
         if sum(got) == want:
             return str(n)
@@ -220,8 +216,9 @@ def test_ex_8_6162_through_the_commands() -> None:
     c = _campaign(rng)
     _end_scenario(c, rng)  # the 19 AM Initial Scenario
     c.begin_cg_date(_ctx("referee", rng), None)
-    nonce = _nonce_for_dr(c, 6, "German", "kgp:8.616 CPP Replenishment")
-    kgpc.replenish_cpp(c, _ctx("German", rng), "German", nonce)
+    nonce, index = _nonce_for_dr(c, 6, "German"), c.roll_count
+    seq = kgpc.replenish_cpp(c, _ctx("German", rng), "German", nonce)
+    assert c.record(seq)["payload"]["roll"]["index"] == index  # the index steered
     line = c.rules["cpp"]["German"][-1]
     assert (line["cg_date"], line["start"], line["base"], line["repl"]) == ("19 PM", 2, 35, 29)
     assert cppbook.total(line) == 31

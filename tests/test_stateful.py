@@ -60,6 +60,7 @@ from hypothesis.stateful import (
 from cgledger.api.app import create_app
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.sealed import SEALED_PURPOSE, kind_of, values_of
 from cgledger.projections.state import state_view
 from cgledger.service import Done, Ledger, StoreHistory
 from cgledger.settings import Settings
@@ -81,8 +82,12 @@ STATE_TYPES = {
     "CGDateReady", "CGDateBegan", "CPPReplenished", "RGPurchased", "ReconPurchased",
     "RePhAdvanced", "InitiativeChosen", "InitiativeDetermined", "ScenarioEndProposed",
     "ScenarioEnded", "AmmunitionShortageRolled",
+    # The acts of the secret steps 8.621 and 8.624, sealed empty when a side
+    # passes them without one (DESIGN §4).
+    "FortificationsPurchased", "FortificationsPlaced",
 }  # fmt: skip
-#: Rolls (an RG's determination roll, 8.620, is one) and state changes.
+#: Rolls (an RG's determination roll, 8.620, is one) and state changes; a
+#: sealed record (DESIGN §2a) is read as the act it holds (``kind_of``).
 REVERTIBLE = {"DiceRolled", "TableRolled", "RGDetermined", "UndoApplied", *STATE_TYPES}
 
 #: KGP's RePh steps (8.6) and the pseudo-step after the last one.
@@ -554,7 +559,7 @@ class CampaignMachine(RuleBasedStateMachine):
     def _undo_bookkeeping(
         self, live: Campaign, records: list[dict[str, Any]], reads: dict[str, Any]
     ) -> None:
-        kind = {r["seq"]: r["type"] for r in records}
+        kind = {r["seq"]: kind_of(r) for r in records}
         for seq, undo in live.reverted.items():
             assert kind[undo] == "UndoApplied", (seq, undo, kind[undo])
             assert undo > int(seq)
@@ -614,14 +619,16 @@ class CampaignMachine(RuleBasedStateMachine):
         rosters = [read["roster"][of], read["state"]["rosters"][of]]
         for line in lines:
             seq = line["seq"]
-            if seq not in theirs or line["type"] not in nulls or live.reverted_by(seq):
+            # A secret act is a sealed record: the referee's line holds its act.
+            act = kind_of(line)
+            if seq not in theirs or act not in nulls or live.reverted_by(seq):
                 continue
-            p = line["payload"]
+            p = values_of(line)
             if p["side"] != of:
                 continue
             for roster in rosters:
                 row = next(r for r in roster["lines"] if r["cg_date"] == p["cg_date"])
-                for name in nulls[line["type"]]:
+                for name in nulls[act]:
                     assert row[name] is None, (side, name, seq, row)
                     assert name in row["hidden"], (side, name, seq, row)
                 assert seq not in [x["seq"] for x in row["rg_purchased"]], (side, seq, row)
@@ -654,6 +661,10 @@ class CampaignMachine(RuleBasedStateMachine):
                     assert view["dice"] is None, (side, view)
                     assert view["seed"] is None, (side, view)
                     assert view["outcome"] is None, (side, view)
+                    if view["event_type"] == "RecordSealed":
+                        # DESIGN §2a: not even what it was for, or how many dice.
+                        seen = (view["purpose"], view["count"], view["client_nonce"])
+                        assert seen == (SEALED_PURPOSE, 0, ""), (side, view)
             self._rosters_hide(side, live, lines, theirs, reads[side])
         # Committed seeds that no roll has used yet: no one may see them (DESIGN §2).
         unused = [

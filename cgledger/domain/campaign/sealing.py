@@ -148,8 +148,7 @@ class Sealing(Sequence, Rolls):
     ) -> dict[str, Any]:
         """Append an act as one sealed record (DESIGN §2a) and close the seal;
         ``main``: the command's own act (it carries the Idempotency-Key)."""
-        seal = self._seal
-        self.__dict__["_seal"] = None
+        seal = self.__dict__.pop("_seal", None)
         inner = {k: v for k, v in payload.items() if k not in ("roll", "owner")}
         secret: dict[str, Any] = {
             "kind": kind,
@@ -173,8 +172,7 @@ class Sealing(Sequence, Rolls):
 
     def close_public(self) -> None:
         """A public act appends no seal: one left open is a bug, never a secret."""
-        if self._seal is not None:
-            self.__dict__["_seal"] = None
+        if self.__dict__.pop("_seal", None) is not None:
             raise RuntimeError("a secret roll was drawn for a public event")
 
     # ------------------------------------------------------------------ empty acts

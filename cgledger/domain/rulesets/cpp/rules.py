@@ -218,6 +218,8 @@ class CppRules(Purchasing, RosterView, Rules):
             return  # an engine event the roster does not read (CG-Scenario End)
         if kind != "RGPurchased" and self.apply_purchase(state, kind, seq, values):
             return
+        if values["side"] not in state["cpp"]:
+            return  # a campaign created before the roster was kept (``initial_state``)
         line = state["cpp"][values["side"]][-1]
         if kind == "CPPReplenished":
             line["base"] = values["base"]
