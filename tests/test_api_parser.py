@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -24,8 +25,13 @@ from conftest import assert_problem as problem
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cgledger.api.deps import MAX_INT
-from cgledger.api.limits import MAX_JSON_DEPTH, BodyRefused, json_depth, parse_json_body
+from cgledger.api.limits import (
+    MAX_JSON_DEPTH,
+    MAX_NUMBER,
+    BodyRefused,
+    json_depth,
+    parse_json_body,
+)
 
 pytestmark = pytest.mark.shared_app
 
@@ -133,13 +139,17 @@ def test_deep_but_legitimate_nesting_reaches_the_route(game: Game, kind: str, de
 
 # ------------------------------------------------------------------- numbers
 
+#: The largest whole number held: a double's largest, exactly.
+WHOLE = int(MAX_NUMBER)
+
 TOO_LARGE = [
-    pytest.param("9" * 5000, "integers are", id="5000-digits"),
-    pytest.param("-" + "9" * 5000, "integers are", id="minus-5000-digits"),
-    pytest.param(str(MAX_INT + 1), "integers are", id="2**63"),
-    pytest.param(str(-MAX_INT - 2), "integers are", id="-2**63-1"),
+    pytest.param("9" * 5000, "too large to hold", id="5000-digits"),
+    pytest.param("-" + "9" * 5000, "too large to hold", id="minus-5000-digits"),
+    pytest.param(str(WHOLE + 1), "too large to hold", id="double-max+1"),
+    pytest.param(str(-WHOLE - 1), "too large to hold", id="-double-max-1"),
     pytest.param("1e999", "too large to hold", id="1e999"),
     pytest.param("-1e999", "too large to hold", id="-1e999"),
+    pytest.param("1e309", "too large to hold", id="1e309"),
     pytest.param("1" + "0" * 400 + ".5", "too large to hold", id="401-digit-float"),
     pytest.param("NaN", "not a JSON number", id="NaN"),
     pytest.param("Infinity", "not a JSON number", id="Infinity"),
@@ -171,11 +181,43 @@ def test_a_number_too_large_to_hold_is_refused_before_the_token(
     assert game.version() == before
 
 
-@pytest.mark.parametrize("number", [MAX_INT, -MAX_INT - 1, 1e308, -1e308, 0.5])
+@pytest.mark.parametrize("number", [WHOLE, -WHOLE, MAX_NUMBER, -MAX_NUMBER, 10**300, 0.5])
 def test_the_largest_numbers_held_reach_the_route(game: Game, number: float) -> None:
     body = json.dumps({"dice": number, "purpose": "x"}).encode()
     assert problem(post(game, "/rolls", body), 422).get("field") == "dice"
     problem(post(game, "/rolls", body, "none"), 401)
+
+
+@pytest.mark.parametrize("number", ["2.0", "2e0", "0.2e1", "2.000000000000000000000000"])
+def test_a_whole_number_with_a_fraction_is_an_integer(game: Game, number: str) -> None:
+    """As in JSON Schema, whose ``integer`` the OpenAPI document uses: 2.0 is 2."""
+    r = post(game, "/rolls", b'{"dice": %s, "purpose": "x"}' % number.encode())
+    assert r.status_code == 201, r.text
+    assert len(r.json()["dice"]) == 2
+
+
+@pytest.mark.parametrize("number", ["2.5", "2.0000000000000001", "-0.5e1"])
+def test_a_number_with_a_fraction_stays_one(game: Game, number: str) -> None:
+    """2.0000000000000001 is read exactly (a double would round it to 2)."""
+    before = game.version()
+    r = post(game, "/rolls", b'{"dice": %s, "purpose": "x"}' % number.encode())
+    assert problem(r, 422).get("field") == "dice", r.text
+    assert game.version() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1e300", 10**300),
+        ("-2.5e3", -2500),
+        ("1.7976931348623157e308", 17976931348623157 * 10**292),
+        ("0.0", 0),
+    ],
+)
+def test_a_whole_number_is_read_exactly_whatever_its_size(text: str, value: int) -> None:
+    read = parse_json_body(text.encode())
+    assert type(read) is int
+    assert read == value
 
 
 # ------------------------------------------------------------------- UTF-8
@@ -240,12 +282,24 @@ def _depth(value: Any) -> int:
     return 0
 
 
+def _read(value: Any) -> Any:
+    """What the parser makes of ``value`` parsed with exact decimals: a whole
+    number is an integer, any other a double."""
+    if isinstance(value, dict):
+        return {k: _read(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_read(v) for v in value]
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
 #: Text that looks like JSON: brackets, quotes and backslashes in strings and keys.
 TRICKY = st.text(alphabet=st.sampled_from('[]{}"\\,:ab é\n\t\x00'), max_size=8)
 VALUES = st.recursive(
     st.none()
     | st.booleans()
-    | st.integers(min_value=-MAX_INT - 1, max_value=MAX_INT)
+    | st.integers(min_value=-WHOLE, max_value=WHOLE)
     | st.floats(allow_nan=False, allow_infinity=False)
     | TRICKY,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TRICKY, inner, max_size=3),
@@ -257,7 +311,7 @@ VALUES = st.recursive(
 def test_the_depth_is_counted_as_the_parser_nests(value: Any, ascii_only: bool) -> None:
     body = json.dumps(value, ensure_ascii=ascii_only).encode()
     assert json_depth(body) == _depth(value)
-    assert parse_json_body(body) == json.loads(body)  # 30 leaves nest less than the limit
+    assert parse_json_body(body) == _read(json.loads(body, parse_float=Decimal))
 
 
 @given(

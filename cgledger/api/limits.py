@@ -14,10 +14,12 @@ import json
 import math
 import operator
 import re
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
+from decimal import Decimal
 from typing import Any
 
 from fastapi import HTTPException, Request, Response
@@ -25,7 +27,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 
-from cgledger.api.deps import MAX_INT, ASGIApp, Message, Receive, Scope, Send, problem
+from cgledger.api.deps import ASGIApp, Message, Receive, Scope, Send, problem
 
 
 class BodyLimit:
@@ -105,20 +107,41 @@ def json_depth(body: bytes) -> int:
     return max(map(operator.sub, steps, itertools.count(1)), default=0)
 
 
+#: The largest number a body may hold: a double's (RFC 8259 §6: no more range
+#: is interoperable). A whole number within it is held exactly, as an integer.
+MAX_NUMBER = sys.float_info.max
+_MAX_WHOLE = int(MAX_NUMBER)
+_MAX_DIGITS = len(str(_MAX_WHOLE))  # 309
+
+
+def _too_large(text: str) -> BodyRefused:
+    shown = text if len(text) <= 24 else text[:24] + "…"
+    return BodyRefused(f"the number {shown} is too large to hold (beyond ±{MAX_NUMBER:.6g})")
+
+
 def _integer(text: str) -> int:
-    value = int(text) if len(text) <= 20 else MAX_INT + 1  # never a 4300-digit conversion
-    if not -MAX_INT - 1 <= value <= MAX_INT:
-        raise BodyRefused(
-            f"the number {text[:24]}{'…' if len(text) > 24 else ''} is too large to hold: "
-            f"integers are {-MAX_INT - 1} to {MAX_INT}"
-        )
+    if len(text.lstrip("-")) > _MAX_DIGITS:
+        raise _too_large(text)  # never a conversion of thousands of digits
+    value = int(text)
+    if abs(value) > _MAX_WHOLE:
+        raise _too_large(text)
     return value
 
 
-def _number(text: str) -> float:
+def _number(text: str) -> float | int:
+    """A number written with a fraction or an exponent. A whole one is that
+    integer, exactly, as in JSON Schema (``2.0`` and ``2e0`` are the integer
+    2): the OpenAPI document's ``integer``."""
     value = float(text)
     if not math.isfinite(value):
-        raise BodyRefused(f"the number {text[:24]} is too large to hold")
+        raise _too_large(text)
+    if value.is_integer():
+        exact = Decimal(text)  # a double's exponent: at most 309 digits
+        if exact == exact.to_integral_value():
+            whole = int(exact)
+            if abs(whole) > _MAX_WHOLE:  # rounded down to a double's largest
+                raise _too_large(text)
+            return whole
     return value
 
 
@@ -129,9 +152,9 @@ def _constant(name: str) -> None:
 def parse_json_body(body: bytes) -> Any:
     """``body`` as JSON, or ``BodyRefused`` saying why not: text that is not
     UTF-8 (RFC 8259 §8.1; a leading byte order mark is ignored), nesting deeper
-    than ``MAX_JSON_DEPTH``, an integer beyond the databases' BIGINT, a number
-    too large for a double (``1e999``), ``NaN`` or ``Infinity``, or what is
-    not JSON at all."""
+    than ``MAX_JSON_DEPTH``, a number beyond a double's range (``1e999``, or an
+    integer of 5000 digits), ``NaN`` or ``Infinity``, or what is not JSON at
+    all."""
     raw = body.removeprefix(codecs.BOM_UTF8)
     try:
         text = raw.decode("utf-8")
