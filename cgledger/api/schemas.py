@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal, Self
 
 from pydantic import ConfigDict, Field, StrictInt, StringConstraints, model_validator
 
-from cgledger.domain.campaign.core import MAX_INITIAL_CPP
 from cgledger.domain.requests import TEXT, Body, Nonce
+from cgledger.service.campaigns import MAX_INITIAL_CPP
 from cgledger.service.dice import MAX_PURPOSE
 
 
