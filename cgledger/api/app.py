@@ -130,7 +130,7 @@ def _install_problem_handlers(app: FastAPI) -> None:
         errors = []
         for err in exc.errors():
             if err["type"] == "json_invalid":  # its loc ends in a byte offset, not a field
-                errors.append({"field": "body", "message": f"malformed JSON: {err['msg']}"})
+                errors.append({"field": "body", "message": short(err["msg"], 200)})
                 continue
             where = ("body", "query", "path", "header")
             loc = [str(part) for part in err["loc"] if part not in where]

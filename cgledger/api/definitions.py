@@ -24,7 +24,7 @@ from cgledger.api.deps import (
     asked,
 )
 from cgledger.api.models import AmendmentPage, AmendmentView, DefinitionView
-from cgledger.domain.requests import Body
+from cgledger.domain.requests import TEXT, Body
 from cgledger.service import definitions
 
 
@@ -35,11 +35,11 @@ class AmendmentCreate(Body):
         description="RFC 7396 JSON Merge Patch: a member set to null is removed",
         examples=[{"attack_chits": {"German": 4}}],
     )
-    reason: str = Field(min_length=1, max_length=500)
+    reason: str = Field(min_length=1, max_length=500, json_schema_extra=TEXT)
 
 
 class AmendmentRejection(Body):
-    note: str | None = Field(default=None, min_length=1, max_length=500)
+    note: str | None = Field(default=None, min_length=1, max_length=500, json_schema_extra=TEXT)
 
 
 def install_definition_routes(app: FastAPI) -> None:

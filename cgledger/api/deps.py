@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from cgledger.service import Ledger
-from cgledger.service.session import Asked, Caller, Written, authenticate
+from cgledger.service.session import IF_MATCH_PATTERN, Asked, Caller, Written, authenticate
 
 PROBLEM = "application/problem+json"
 MAX_PAGE = 1000
@@ -78,6 +78,9 @@ IfMatch = Annotated[
         alias="If-Match",
         max_length=100,
         description='The ETag of the last read (e.g. "12" or "12-…"), or * for any version',
+        # Stated, not checked here: the service reads it by the same pattern
+        # and names the header in its 422.
+        json_schema_extra={"pattern": IF_MATCH_PATTERN},
     ),
 ]
 

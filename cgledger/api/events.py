@@ -135,7 +135,14 @@ def install_event_routes(app: FastAPI) -> None:
         follow: Annotated[
             bool, Query(description="false: send the events after `after`, then end")
         ] = True,
-        last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=20)] = None,
+        last_event_id: Annotated[
+            str | None,
+            Header(
+                alias="Last-Event-ID",
+                max_length=20,
+                json_schema_extra={"pattern": events.LAST_EVENT_ID_PATTERN},
+            ),
+        ] = None,
     ) -> StreamingResponse:
         """Server-Sent Events: every new event, redacted for the caller, each
         with its signed checkpoint (``id`` is the seq, ``event`` the type,

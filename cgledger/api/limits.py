@@ -1,17 +1,25 @@
 """What keeps an anonymous client from stalling, crashing or filling the
 service (DESIGN §11): the body limit, enforced while the body streams in; the
-rate limit on campaign creation; and the check that refuses text which is not
-valid Unicode (a lone surrogate such as ``"\\ud800"``) before any model sees it.
+limits of the JSON parser (nesting, numbers, UTF-8), decided before a token is
+checked; the rate limit on campaign creation; and the check that refuses text
+which is not valid Unicode (a lone surrogate such as ``"\\ud800"``) before any
+model sees it.
 """
 
 from __future__ import annotations
 
+import codecs
+import itertools
 import json
 import math
+import operator
+import re
+import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Coroutine
+from decimal import Decimal
 from typing import Any
 
 from fastapi import HTTPException, Request, Response
@@ -65,6 +73,101 @@ class BodyLimit:
 
 def body_limit_detail(limit: int) -> str:
     return f"DESIGN §11: the request body is over the limit of {limit} bytes"
+
+
+# ------------------------------------------------------------- JSON bodies
+
+#: The deepest nesting of arrays and objects a JSON body may have (DESIGN §11,
+#: docs/operations.md): the deepest real body, a campaign with its CG
+#: definition, has 7. Deeper is refused with 422 before it is parsed, for
+#: Python's parser recurses once per level (about 1000 levels is a
+#: RecursionError, a 500).
+MAX_JSON_DEPTH = 64
+
+#: A JSON string (what is between its quotes is text, brackets included), or
+#: an unterminated one up to the end: it never fails to match once it has
+#: begun, so the scan stays linear whatever the quotes and backslashes.
+_JSON_STRING = re.compile(rb'"(?:[^"\\]++|\\[\s\S]?)*+(?:"|\Z)')
+_NOT_BRACKET = bytes(b for b in range(256) if b not in b"[]{}")
+#: An opening bracket counts 2, a closing one 0: less one per bracket, the
+#: running sum is the depth.
+_STEPS = bytes.maketrans(b"[{]}", b"\x02\x02\x00\x00")
+
+
+class BodyRefused(ValueError):
+    """A JSON body the parser does not take: ``str(exc)`` says why."""
+
+
+def json_depth(body: bytes) -> int:
+    """How deep arrays and objects nest in ``body``, counted without parsing
+    it and without recursion: the strings are cut out, then the brackets
+    counted (at C speed: 1 MiB of brackets takes milliseconds)."""
+    brackets = _JSON_STRING.sub(b"", body).translate(None, _NOT_BRACKET)
+    steps = itertools.accumulate(brackets.translate(_STEPS))
+    return max(map(operator.sub, steps, itertools.count(1)), default=0)
+
+
+#: The largest number a body may hold: a double's (RFC 8259 §6: no more range
+#: is interoperable). A whole number within it is held exactly, as an integer.
+MAX_NUMBER = sys.float_info.max
+_MAX_WHOLE = int(MAX_NUMBER)
+_MAX_DIGITS = len(str(_MAX_WHOLE))  # 309
+
+
+def _too_large(text: str) -> BodyRefused:
+    shown = text if len(text) <= 24 else text[:24] + "…"
+    return BodyRefused(f"the number {shown} is too large to hold (beyond ±{MAX_NUMBER:.6g})")
+
+
+def _integer(text: str) -> int:
+    if len(text.lstrip("-")) > _MAX_DIGITS:
+        raise _too_large(text)  # never a conversion of thousands of digits
+    value = int(text)
+    if abs(value) > _MAX_WHOLE:
+        raise _too_large(text)
+    return value
+
+
+def _number(text: str) -> float | int:
+    """A number written with a fraction or an exponent. A whole one is that
+    integer, exactly, as in JSON Schema (``2.0`` and ``2e0`` are the integer
+    2): the OpenAPI document's ``integer``."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise _too_large(text)
+    if value.is_integer():
+        exact = Decimal(text)  # a double's exponent: at most 309 digits
+        if exact == exact.to_integral_value():
+            whole = int(exact)
+            if abs(whole) > _MAX_WHOLE:  # rounded down to a double's largest
+                raise _too_large(text)
+            return whole
+    return value
+
+
+def _constant(name: str) -> None:
+    raise BodyRefused(f"{name} is not a JSON number")
+
+
+def parse_json_body(body: bytes) -> Any:
+    """``body`` as JSON, or ``BodyRefused`` saying why not: text that is not
+    UTF-8 (RFC 8259 §8.1; a leading byte order mark is ignored), nesting deeper
+    than ``MAX_JSON_DEPTH``, a number beyond a double's range (``1e999``, or an
+    integer of 5000 digits), ``NaN`` or ``Infinity``, or what is not JSON at
+    all."""
+    raw = body.removeprefix(codecs.BOM_UTF8)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        at = exc.start + len(body) - len(raw)
+        raise BodyRefused(f"not UTF-8: byte 0x{body[at]:02x} at offset {at}") from None
+    depth = json_depth(raw)
+    if depth > MAX_JSON_DEPTH:
+        raise BodyRefused(f"arrays and objects nest {depth} deep; the limit is {MAX_JSON_DEPTH}")
+    try:
+        return json.loads(text, parse_int=_integer, parse_float=_number, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise BodyRefused(f"malformed JSON: {exc}") from None
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -146,7 +249,9 @@ def _has_surrogate(text: str) -> bool:
 
 class CheckedRoute(APIRoute):
     """A query parameter the route does not declare is a 422 naming it. Every
-    route's JSON body is checked for lone surrogates (JSON's
+    route's JSON body is parsed here, by ``parse_json_body``, before any
+    dependency runs (so before the token is checked): a body it refuses is a
+    422 saying why. The body is then checked for lone surrogates (JSON's
     ``"\\ud800"`` escapes decode to text that no UTF-8 encoder accepts) before
     validation, anywhere in the body, in keys as in values: a 422 naming the
     field, never a 500 further in."""
@@ -172,14 +277,14 @@ class CheckedRoute(APIRoute):
             if _is_json(request.headers.get("content-type")):
                 body = await request.body()
                 try:
-                    parsed = json.loads(body) if body else None
-                except ValueError as exc:  # also bytes that are not UTF-8
+                    parsed = parse_json_body(body) if body else None
+                except BodyRefused as exc:
                     raise RequestValidationError(
                         [
                             {
                                 "type": "json_invalid",
                                 "loc": ("body", 0),
-                                "msg": f"JSON decode error: {str(exc)[:100]}",
+                                "msg": str(exc)[:200],
                                 "input": None,
                             }
                         ]

@@ -7,23 +7,30 @@ a generated client parses every answer:
   can answer;
 - the export is JSON Lines (``application/jsonl``), the live feed is
   Server-Sent Events (``text/event-stream``);
-- a read of campaign data may answer 304 to ``If-None-Match``.
+- a read of campaign data may answer 304 to ``If-None-Match``;
+- every number a request body may carry states the range the JSON parser
+  takes (``cgledger.api.limits.parse_json_body``: a double's) where its model
+  states none;
+- an input whose valid values the campaign decides (a side, a CG Date, a Map
+  Group, an event's seq) says where they are listed (``x-values-from``).
 
 Which statuses a route can answer follows from what it is: any route may be
 refused for its body size (413) or its input (422); a campaign's routes need
 a token (401), may name an unknown campaign (404) and refuse a role (403); a
-command may conflict (409: ``If-Match``, Idempotency-Key reuse, or a rule);
-creation is rate limited (429).
+command may conflict (409: ``If-Match``, or a rule); creation is rate limited
+(429).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from cgledger.api.deps import PROBLEM
+from cgledger.api.limits import MAX_JSON_DEPTH, MAX_NUMBER
 from cgledger.domain.rulesets import REGISTRY
 
 PROBLEM_SCHEMA: dict[str, Any] = {
@@ -76,10 +83,16 @@ _REASONS = {
     401: "No valid Bearer token for this campaign",
     403: "The token's role may not do this",
     404: "Unknown campaign, ruleset, table, roll or event",
-    409: "Conflict: a stale If-Match, an Idempotency-Key reused for another "
-    "request, or a rule that refuses the command (the detail names the rule)",
+    409: "Conflict: a stale If-Match, or a rule that refuses the command (the detail "
+    "names the rule)",
     413: "The request body is over the limit (CGLEDGER_MAX_BODY_BYTES)",
-    422: "Invalid input: the detail and ``field`` name the field",
+    422: "Invalid input; the detail and ``field`` name the field. With ``errors``: the "
+    "request does not match this document (each field named; ``body`` for a body the JSON "
+    f"parser refuses, whatever the token: nested over {MAX_JSON_DEPTH} levels, a number beyond "
+    "a double's range, not UTF-8, not JSON). Without: a value this document allows that the "
+    "campaign's ruleset, CG definition or log does not have (a side, a CG Date, a Map "
+    "Group, an RG, a table's input, a definition for another ruleset) or an "
+    "Idempotency-Key used before for another request",
     429: "Too many campaign creations from this address; see Retry-After",
 }
 
@@ -127,6 +140,105 @@ def _without_null(param: dict[str, Any]) -> None:
             schema.update(kept[0])
 
 
+#: Inputs whose valid values a static document cannot list: they depend on
+#: the campaign (its ruleset, calendar, CG definition, log) or on what was
+#: sent before. Each is marked ``x-values-from`` with where they are; a value
+#: the document allows that the campaign does not have is a 422 without
+#: ``errors`` naming it (see the 422's description).
+_RULESET = "the campaign's ruleset (GET /v1/rulesets)"
+_CALENDAR = "the campaign's calendar and current CG Date (GET /v1/campaigns/{campaign_id})"
+_DEFINITION = "the campaign's CG definition (GET /v1/campaigns/{campaign_id}/definition)"
+_TABLE = "the table (GET /v1/rulesets/{ruleset}/tables/{table_id})"
+_LOG = "the campaign's log (GET /v1/campaigns/{campaign_id}/events)"
+VALUES_FROM: dict[str, str] = {
+    "campaign": "a campaign of the ruleset (GET /v1/rulesets)",
+    "start_date": "a CG Date of that campaign (GET /v1/rulesets)",
+    "initial_cpp": "the ruleset's sides (GET /v1/rulesets)",
+    "definition": "the ruleset's (GET /v1/rulesets/{ruleset}/definition-schema)",
+    "side": _RULESET,
+    "winner": _RULESET,
+    "cvp": _RULESET,
+    "vp": _RULESET,
+    "to": _RULESET,
+    "rule": _RULESET,
+    "purpose": "not the campaign's ruleset id and a colon, which the rule routes use",
+    "cg_date": _CALENDAR,
+    "date": _CALENDAR,
+    "map_group": _DEFINITION,
+    "rg": _DEFINITION,
+    "rgs": _DEFINITION,
+    "cpp": _DEFINITION,
+    "modifiers": _DEFINITION,
+    "objective_hex": _DEFINITION,
+    "items": _DEFINITION,
+    "hex": _DEFINITION,
+    "locations": _DEFINITION,
+    "patch": _DEFINITION,
+    "table": _TABLE,
+    "inputs": _TABLE,
+    "drm": _TABLE,
+    "stated": _TABLE,
+    "secret": _TABLE,
+    "seq": _LOG,
+    "seqs": _LOG,
+    "to_seq": _LOG,
+    "for_purchase": _LOG,
+    "item": _LOG,
+    "at": _LOG,
+    "Idempotency-Key": "a key not used before for another request",
+}
+VALUES_MARK = "x-values-from"
+
+
+def _request_schemas(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every schema a request body may hold, each once, the components it
+    refers to included; a node's children are read after it is yielded, so
+    a caller may replace them."""
+    schemas = doc["components"]["schemas"]
+    stack: list[Any] = [
+        op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+        for item in doc.get("paths", {}).values()
+        for op in item.values()
+    ]
+    seen: set[str] = set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+        if not isinstance(node, dict):
+            continue
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in seen:
+                seen.add(name)
+                stack.append(schemas[name])
+            continue
+        yield node
+        stack += [v for k, v in node.items() if k not in ("default", "examples", "const", "enum")]
+
+
+def _state_requests(doc: dict[str, Any]) -> None:
+    """Every number a request body may carry states the range the JSON parser
+    takes, where it states none of its own; every input whose valid values
+    the campaign decides says where they are (``VALUES_FROM``)."""
+    for node in _request_schemas(doc):
+        if node.get("type") in ("integer", "number"):
+            node.setdefault("minimum", -MAX_NUMBER)
+            node.setdefault("maximum", MAX_NUMBER)
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            for name, sub in properties.items():
+                if name in VALUES_FROM and isinstance(sub, dict):
+                    # A copy: a schema object may be shared, and so marked elsewhere.
+                    properties[name] = {**sub, VALUES_MARK: VALUES_FROM[name]}
+    for item in doc.get("paths", {}).values():
+        for op in item.values():
+            for param in op.get("parameters", []):
+                if param["name"] in VALUES_FROM:
+                    param[VALUES_MARK] = VALUES_FROM[param["name"]]
+
+
 def exact_openapi(app: FastAPI) -> dict[str, Any]:
     """Build the document once, then correct it as the module docstring says."""
     if app.openapi_schema is not None:
@@ -152,6 +264,7 @@ def exact_openapi(app: FastAPI) -> dict[str, Any]:
                 if param["name"] == "ruleset" and param["in"] == "path":
                     param["schema"]["enum"] = sorted(REGISTRY)
                 _without_null(param)
+    _state_requests(doc)
     for path, item in doc.get("paths", {}).items():
         for method, op in item.items():
             responses = op.setdefault("responses", {})

@@ -8,10 +8,10 @@ commands (``cgledger.api.actions``) are steps of it. No rule lives here:
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Response
-from pydantic import Field, StrictInt, StringConstraints, model_validator
+from pydantic import Field, StrictInt, StringConstraints
 
 from cgledger.api.actions import install_actions
 from cgledger.api.deps import (
@@ -50,15 +50,19 @@ class AdvanceCreate(Body):
     )
 
 
+#: CVP or VP of one side in one scenario.
+Points = Annotated[StrictInt, Field(ge=0, le=100_000)]
+
+
 class ScenarioEndCreate(Body):
     """CG-Scenario End (DESIGN §8): the CVP each side earned (its opponent's
     losses); a ruleset that keeps VP (2.91) also takes the VP scored and the VP
     required (its ``Rules.scenario_end_fields``)."""
 
-    cvp: dict[Annotated[str, StringConstraints(max_length=40)], StrictInt] = Field(
+    cvp: dict[Annotated[str, StringConstraints(max_length=40)], Points] = Field(
         max_length=10, description="Each side's CVP earned, by side id"
     )
-    vp: dict[Annotated[str, StringConstraints(max_length=40)], StrictInt] | None = Field(
+    vp: dict[Annotated[str, StringConstraints(max_length=40)], Points] | None = Field(
         default=None,
         max_length=10,
         description="2.91: the VP scored, by side id (where the ruleset keeps VP)",
@@ -85,13 +89,6 @@ class ScenarioEndCreate(Body):
         le=100_000,
         description="2.91: the VP required to win it (where the ruleset keeps VP)",
     )
-
-    @model_validator(mode="after")
-    def not_negative(self) -> Self:
-        for name, points in (("cvp", self.cvp), ("vp", self.vp or {})):
-            if any(not 0 <= n <= 100_000 for n in points.values()):
-                raise ValueError(f"{name} are 0 to 100000")
-        return self
 
 
 class InitiativeCreate(Body):

@@ -9,7 +9,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from cgledger.api.deps import RulesetId, TableId
-from cgledger.api.models import Definition, RulesetInfo, TableInfo
+from cgledger.api.models import Definition, DefinitionSchema, RulesetInfo, TableInfo
 from cgledger.service import rulesets
 
 
@@ -38,7 +38,12 @@ def install_ruleset_routes(app: FastAPI) -> None:
     def get_table(ruleset: RulesetId, table_id: TableId) -> dict[str, Any]:
         return rulesets.get_table(ruleset, table_id)
 
-    @app.get("/v1/rulesets/{ruleset}/definition-schema", tags=["rulesets"])
+    @app.get(
+        "/v1/rulesets/{ruleset}/definition-schema",
+        tags=["rulesets"],
+        response_model=DefinitionSchema,
+        response_model_exclude_unset=True,
+    )
     def definition_schema(ruleset: RulesetId) -> dict[str, Any]:
         """The JSON Schema of the ruleset's CG definition (DESIGN §7)."""
         return rulesets.definition_schema(ruleset)

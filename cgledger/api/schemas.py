@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Self
 
-from pydantic import Field, StrictInt, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StrictInt, StringConstraints, model_validator
 
-from cgledger.domain.requests import Body, Nonce
+from cgledger.domain.requests import TEXT, Body, Nonce
+from cgledger.service.campaigns import MAX_INITIAL_CPP
 from cgledger.service.dice import MAX_PURPOSE
 
 
@@ -21,7 +22,13 @@ class CampaignCreate(Body):
         max_length=20,
         description="Needed where the rules give no Initial Scenario date (see GET /v1/rulesets).",
     )
-    initial_cpp: dict[Annotated[str, StringConstraints(max_length=40)], StrictInt] | None = Field(
+    initial_cpp: (
+        dict[
+            Annotated[str, StringConstraints(max_length=40)],
+            Annotated[StrictInt, Field(ge=0, le=MAX_INITIAL_CPP)],
+        ]
+        | None
+    ) = Field(
         default=None,
         max_length=10,
         description="CPP each side holds before the Initial Scenario (from the CG's OB).",
@@ -35,7 +42,8 @@ class CampaignCreate(Body):
 
 class RollCreate(Body):
     dice: StrictInt = Field(ge=1, le=2, description="1 for a dr, 2 for a DR")
-    purpose: str = Field(min_length=1, max_length=MAX_PURPOSE)
+    # Not blank: stated here, checked (and named in the 422) by the domain.
+    purpose: str = Field(min_length=1, max_length=MAX_PURPOSE, json_schema_extra=TEXT)
     secret: bool = False
     client_nonce: str | None = Nonce
 
@@ -77,9 +85,19 @@ class UndoRequestCreate(Body):
     """DESIGN §5: name the events to revert (``seqs``), or revert everything
     after ``to_seq``; give a reason the opponent will read."""
 
+    # What ``one_form`` checks, stated in the JSON Schema.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {"required": ["seqs"], "properties": {"seqs": {"not": {"type": "null"}}}},
+                {"required": ["to_seq"], "properties": {"to_seq": {"not": {"type": "null"}}}},
+            ]
+        }
+    )
+
     seqs: list[StrictInt] | None = Field(default=None, min_length=1, max_length=100)
     to_seq: StrictInt | None = Field(default=None, ge=0)
-    reason: str = Field(min_length=1, max_length=500)
+    reason: str = Field(min_length=1, max_length=500, json_schema_extra=TEXT)
 
     @model_validator(mode="after")
     def one_form(self) -> Self:
@@ -89,14 +107,14 @@ class UndoRequestCreate(Body):
 
 
 class UndoRejection(Body):
-    note: str | None = Field(default=None, min_length=1, max_length=500)
+    note: str | None = Field(default=None, min_length=1, max_length=500, json_schema_extra=TEXT)
 
 
 class DisputeCreate(Body):
     seq: StrictInt = Field(ge=1, description="The event disputed")
-    claim: str = Field(min_length=1, max_length=1000)
+    claim: str = Field(min_length=1, max_length=1000, json_schema_extra=TEXT)
 
 
 class DisputeResolution(Body):
     decision: Literal["uphold", "revert"]
-    note: str = Field(min_length=1, max_length=500)
+    note: str = Field(min_length=1, max_length=500, json_schema_extra=TEXT)

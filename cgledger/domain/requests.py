@@ -14,3 +14,12 @@ Nonce: Any = Field(default=None, min_length=1, max_length=200)
 
 class Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
+
+
+#: A JSON Schema ``pattern``: text with a character that is not whitespace as
+#: Python's ``str.strip`` counts it, the domain's test of a blank text
+#: (``cgledger.domain.campaign.core.text``). Spelt out, for ECMA-262's ``\s``
+#: differs from Python's.
+NOT_BLANK = r"[^\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+#: The ``json_schema_extra`` of a free text that the domain refuses when blank.
+TEXT: dict[str, Any] = {"pattern": NOT_BLANK}

@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from cgledger.domain.campaign.core import MAX_INITIAL_CPP
 from cgledger.projections.campaign import campaign_view
 from cgledger.service.keys import fingerprint
 from cgledger.service.ledger import Ledger
 from cgledger.service.session import Caller
+
+__all__ = ["MAX_INITIAL_CPP", "Creation", "create_campaign", "get_campaign"]
 
 
 @dataclass(frozen=True)

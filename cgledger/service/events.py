@@ -4,6 +4,7 @@ event's secret part."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -145,6 +146,10 @@ class Feed:
         return lambda: self.ledger.listeners.remove(listener)
 
 
+#: A ``Last-Event-ID`` (the OpenAPI document states it): a seq of 1 to 18 digits.
+LAST_EVENT_ID_PATTERN = r"^[0-9]{1,18}$"
+
+
 def open_feed(
     caller: Caller, campaign_id: str, after: int | None, last_event_id: str | None
 ) -> Feed:
@@ -152,7 +157,7 @@ def open_feed(
     else from the campaign's head."""
     start = caller.campaign.version if after is None else after
     if last_event_id is not None:
-        if not (last_event_id.isascii() and last_event_id.isdigit()) or len(last_event_id) > 18:
+        if re.fullmatch(LAST_EVENT_ID_PATTERN, last_event_id) is None:
             raise InvalidInput("Last-Event-ID must be a seq", field="Last-Event-ID")
         start = int(last_event_id)
     return Feed(caller.ledger, campaign_id, caller.role, start)

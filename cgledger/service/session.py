@@ -5,6 +5,7 @@ asked (``Asked``: Idempotency-Key and If-Match), and what a command answers
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -51,21 +52,30 @@ class Asked:
     if_match: str | None = None
 
 
+#: What an ``If-Match`` may hold, as the OpenAPI document states it (a JSON
+#: Schema ``pattern``) and as ``if_match_version`` reads it: ``*``, or a
+#: version of 1 to 18 digits, quoted or not, weak (``W/``) or not, then
+#: anything after a ``-`` (the view part of an ETag sent back verbatim).
+IF_MATCH_PATTERN = r'^[ \t]*(?:\*|(W/)?"*([0-9]{1,18})(?:-[^\r\n]*)?"*)[ \t]*$'
+_IF_MATCH = re.compile(IF_MATCH_PATTERN)
+
+
 def if_match_version(if_match: str | None) -> int | None:
     """The campaign version an ``If-Match`` names: ``"12"``, or an ETag of a
     read sent back verbatim (``"12-…"``: the version, then the view); ``*``
     matches any current version (RFC 9110 13.1.1)."""
-    if if_match is None or if_match.strip() == "*":
+    if if_match is None:
         return None
-    text = if_match.strip()
-    weak = text.startswith("W/")
-    text = text.removeprefix("W/").strip('"').split("-", 1)[0]
-    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+    found = _IF_MATCH.fullmatch(if_match)
+    if found is None:
         raise InvalidInput('If-Match must be a campaign version such as "12"', field="If-Match")
+    weak, version = found.groups()
+    if version is None:
+        return None  # *
     if weak:
         # RFC 9110 13.1.1: If-Match uses the strong comparison; a weak tag never matches.
         raise VersionConflict('If-Match needs a strong entity tag, e.g. "12"', field="If-Match")
-    return int(text)
+    return int(version)
 
 
 @dataclass(frozen=True)

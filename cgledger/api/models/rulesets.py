@@ -4,9 +4,9 @@ and its amendments (DESIGN §7)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from cgledger.api.models.common import Checkpoint, Page
 
@@ -124,6 +124,22 @@ class Definition(_Open):
     attack_chits: dict[str, int] = {}
     rg_chart: dict[str, list[dict[str, Any]]] = {}
     map_groups: list[dict[str, Any]] = []
+
+
+class DefinitionSchema(_Open):
+    """A JSON Schema document (draft 2020-12, as pydantic writes it): the schema
+    of a ruleset's CG definition, whose objects are in ``$defs``. Any other
+    JSON Schema keyword may be there too."""
+
+    type: Literal["object"]
+    title: str
+    description: str = ""
+    #: Each property of a CG definition, as a JSON Schema.
+    properties: dict[str, dict[str, Any]]
+    required: list[str] = []
+    additionalProperties: bool | dict[str, Any] = True  # the JSON Schema keyword
+    #: The schemas the properties refer to (``{"$ref": "#/$defs/…"}``), by name.
+    defs: dict[str, dict[str, Any]] = Field(default={}, alias="$defs")
 
 
 class DefinitionView(BaseModel):

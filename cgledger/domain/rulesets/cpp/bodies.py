@@ -4,9 +4,9 @@ Fortifications bought, set up and placed on-map (docs/DESIGN.md §10)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
-from pydantic import Field, StrictInt, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StrictInt, StringConstraints, model_validator
 
 from cgledger.domain.requests import Body, Nonce
 
@@ -56,10 +56,43 @@ class RGItem(Body):
     )
 
 
+#: In a JSON Schema: a field sent, and not as null (which is as good as left out).
+_GIVEN: dict[str, Any] = {"not": {"type": "null"}}
+#: In a JSON Schema: a secret purchase (the default), which may be empty.
+_SECRET: dict[str, Any] = {"properties": {"secret": {"const": True}}}
+
+
+def _some(field: str) -> dict[str, Any]:
+    """In a JSON Schema: at least one item in ``field``."""
+    return {"properties": {field: {"minItems": 1}}}
+
+
 class RGPurchaseCreate(Body):
     """Either one RG (``rg``, with ``cpp``, ``map_group`` and ``modifiers``
     if wanted) or a batch (``rgs``). A secret batch, even an empty one, is one
     event: the opponent cannot count the RG. A batch is all or nothing."""
+
+    # What ``one_form`` checks, stated in the JSON Schema: ``rg`` or ``rgs``,
+    # not both, and the single RG's fields only with ``rg``.
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [
+                {"required": ["rg"], "properties": {"rg": _GIVEN}},
+                {
+                    "required": ["rgs"],
+                    "properties": {
+                        "rgs": _GIVEN,
+                        "cpp": {"type": "null"},
+                        "map_group": {"type": "null"},
+                        "objective_hex": {"type": "null"},
+                        "modifiers": {"maxItems": 0},
+                    },
+                    "anyOf": [_some("rgs"), _SECRET],
+                },
+            ],
+            "not": {"required": ["rg", "rgs"], "properties": {"rg": _GIVEN, "rgs": _GIVEN}},
+        }
+    )
 
     side: str | None = Field(default=None, max_length=40)
     rg: str | None = Field(default=None, examples=["I2"], min_length=1, max_length=30)
@@ -170,6 +203,9 @@ class FortItem(Body):
 
 class FortificationPurchaseCreate(Body):
     """8.621: Fortifications bought with the FPP granted in 8.619."""
+
+    # Stated in the JSON Schema: none bought is a purchase only when secret.
+    model_config = ConfigDict(json_schema_extra={"anyOf": [_some("items"), _SECRET]})
 
     side: str | None = Field(default=None, max_length=40)
     items: list[FortItem] = Field(max_length=MAX_ITEMS)
