@@ -91,15 +91,18 @@ def test_control_is_undone_by_replay(kgp: Game) -> None:
 
 
 def test_an_approval_is_undone_by_replay_and_the_proposal_waits_again(kgp: Game) -> None:
-    """The approver undoes its approval, its own latest action: the Control is
-    gone and the proposal pending again (its proposer may then withdraw it).
-    A proposal is undone like any action: its proposer's own latest one at
-    once, which leaves no proposal behind."""
+    """The approver asks to undo its approval: though its own latest action, it
+    put an agreement in force, so the proposer answers (DESIGN §13); once
+    approved, the Control is gone and the proposal pending again (its
+    proposer may then withdraw it). A proposal is undone like any action: its
+    proposer's own latest one at once, which leaves no proposal behind."""
     body = {"map_group": "Sx", "locations": [{"hex": "B2", "side": "German"}]}
     out = agree_control(kgp, "German", body)
     assert _locations(_control(kgp))[("B2", 0)] == ("German", out["seq"])
     undo = created(kgp.post("US", "/undo-requests", {"seqs": [out["seq"]], "reason": "oops"}))
-    assert undo["status"] == "applied"
+    assert undo["status"] == "pending"
+    assert _locations(_control(kgp))[("B2", 0)] == ("German", out["seq"])
+    assert ok(kgp.post("German", f"/undo-requests/{undo['id']}/approve"))["status"] == "applied"
     assert _locations(_control(kgp))[("B2", 0)] == ("US", None)
     assert ok(kgp.get("German", f"/proposals/{out['proposal']}"))["status"] == "pending"
     withdrawn = ok(kgp.post("German", f"/proposals/{out['proposal']}/withdraw"))

@@ -42,10 +42,12 @@ def _play(kgp: Game) -> list[str]:
     back = {"map_group": "Sx", "locations": [{"hex": "B2", "side": "US"},
                                             {"hex": "C3", "side": "US"}]}  # fmt: skip
     agreed = agree_control(kgp, "US", back)
-    # The German undoes its approval (its own latest action), and the U.S.
-    # withdraws the proposal that waits again.
+    # The German asks to undo its approval, the U.S. agrees (an agreement in
+    # force is not undone alone, §13) and withdraws the proposal that waits again.
     asked = {"seqs": [agreed["seq"]], "reason": "misread"}
-    assert created(kgp.post("German", "/undo-requests", asked))["status"] == "applied"
+    undo = created(kgp.post("German", "/undo-requests", asked))
+    assert undo["status"] == "pending"
+    assert ok(kgp.post("US", f"/undo-requests/{undo['id']}/approve"))["status"] == "applied"
     ok(kgp.post("US", f"/proposals/{agreed['proposal']}/withdraw"))
     agree_control(kgp, "US", {**back, "locations": back["locations"][:1]})
     kgp.end_scenario()

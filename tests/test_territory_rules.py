@@ -168,7 +168,8 @@ def test_an_undo_rebuilds_8_6131_and_the_frozen_setup_areas(kgp: Game) -> None:
     body = {"map_group": groups[0], "locations": [{"hex": "A1", "side": "US"}]}
     seq = agree_control(kgp, "US", body)["seq"]
     undo = created(kgp.post("German", "/undo-requests", {"seqs": [seq], "reason": "misread"}))
-    assert undo["status"] == "applied"
+    assert undo["status"] == "pending"  # the approval put an agreement in force (§13)
+    assert ok(kgp.post("US", f"/undo-requests/{undo['id']}/approve"))["status"] == "applied"
     again = ok(kgp.get("German", f"/setup-areas?map_group={groups[0]}"))
     keys = ("hexes", "areas", "sides", "frozen", "frozen_at")
     assert {k: again[k] for k in keys} == {k: frozen[k] for k in keys}
