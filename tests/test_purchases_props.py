@@ -443,11 +443,37 @@ class PurchaseMachine(RuleBasedStateMachine):
         r = self.send(side, "/rg-determinations", body)
         if r.status_code == 201:
             assert pending, r.text
-            seq = r.json()["seq"]
-            rolled = [x for x in self.rows(side) if seq in [y["seq"] for y in x["rolls"]]]
-            assert len(rolled) == 1, rolled
-            if "for_purchase" in body:
-                assert (rolled[0]["seq"], rolled[0]["item"]) == (body["for_purchase"], body["item"])
+            answer = r.json()
+            seq = answer["seq"]
+            rolled = [
+                (x["seq"], x["item"])
+                for x in self.rows(side)
+                if seq in [y["seq"] for y in x["rolls"]]
+            ]
+            # The RG named, or else the first of the CG Date that needs a roll.
+            first = (
+                body.get("for_purchase", pending[0]["seq"]),
+                body.get("item", pending[0]["item"]),
+            )
+            if answer["event"]["type"] != "RecordSealed":
+                # A public roll (a public RG, a table the rules do not make
+                # secret): one event per request, one roll of that one RG.
+                assert rolled == [first], (body, rolled)
+                (row,) = [x for x in self.rows(side) if (x["seq"], x["item"]) == first]
+                assert [y["seq"] for y in row["rolls"]].count(seq) == 1, row
+            else:
+                # A hidden roll is sealed with the other hidden rolls the request
+                # covers (DESIGN §2a): those of the RG named, else of its
+                # purchase, in one record. The record holds exactly the rolls
+                # the RG Purchase Record shows from it, the named RG's among them.
+                made = answer["event"]["secret"]["rolls"]
+                assert made, answer
+                assert sorted({(y["for_purchase"], y["item"]) for y in made}) == sorted(rolled)
+                assert first in rolled, (body, rolled)
+                if "item" in body:
+                    assert rolled == [first], (body, rolled)
+                else:
+                    assert {s for s, _ in rolled} == {first[0]}, (body, rolled)
         elif pending:
             assert self.order(step) > self.order(self.kind.determine), r.text
         else:
