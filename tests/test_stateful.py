@@ -693,7 +693,7 @@ def test_random_undo_dispute_histories_through_the_api(settings: Settings) -> No
         run_state_machine_as_test(
             lambda: CampaignMachine(client, written),
             settings=hypothesis.settings(
-                max_examples=examples(8),
+                max_examples=examples(5),  # 50 under the thorough profile
                 stateful_step_count=20,
                 database=None,
                 suppress_health_check=[

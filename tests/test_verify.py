@@ -263,18 +263,21 @@ def test_every_viewers_export_verifies_with_the_cli(
 def test_every_single_byte_edit_of_every_event_line_names_its_seq(story: Story) -> None:
     """Every byte of every event line of the U.S. export, replaced by another
     byte of the same kind (a digit of a die, a hex char of a hash, a char of
-    ``recorded_at``, a key, a bracket, a comma...)."""
+    ``recorded_at``, a key, a bracket, a comma...): every other byte, the odd
+    ones on odd lines, and every byte under the ``thorough`` profile."""
     data = story.exports["US"]
     lines = split(data)
+    every = 1 if hypothesis.settings.default.max_examples > HYPOTHESIS_BUDGET else 2
     checked = 0
     for k in range(1, len(lines)):
         start = line_start(lines, k)
-        for offset in range(len(lines[k])):
+        for offset in range(k % every, len(lines[k]), every):
             pos = start + offset
             edited = replace_byte(data, pos, other_byte(data[pos]))
             fails_at(edited, k, f"line {k} byte {offset} ({chr(data[pos])!r})")
             checked += 1
-    assert checked == len(data) - len(lines[0]) - len(lines)
+    # Every byte of the event lines (less their newlines), or every other one.
+    assert checked >= (len(data) - len(lines[0]) - len(lines)) // every
 
 
 @pytest.mark.parametrize("role", ROLES)
