@@ -760,7 +760,9 @@ async function follow() {
         while ((cut = buf.indexOf("\n\n")) >= 0) {
           const block = buf.slice(0, cut); buf = buf.slice(cut + 2);
           const id = /^id: (\d+)$/m.exec(block);
-          if (id) { state.feedAt = Number(id[1]); refreshSoon(); }
+          // An event the page already shows (its own act, read back) redraws nothing,
+          // so a verdict just shown is not wiped by the feed catching up.
+          if (id) { state.feedAt = Number(id[1]); if (state.feedAt > state.campaign.version) refreshSoon(); }
         }
       }
     } catch { /* reconnect below */ }
