@@ -307,7 +307,13 @@ def _button(browser: Any, server: str, log_of: Any) -> tuple[Any, Remote, Log, d
 def _click(page: Any, seq: int, kind: str) -> str:
     row = f"#log li[data-seq='{seq}']"
     page.locator(f"{row} button.verify").click()
-    page.wait_for_selector(f"{row} .verdict.{kind}")
+    # "checking…" is an info verdict too: wait for the verdict the check ends on.
+    page.wait_for_function(
+        """([sel, kind]) => { const e = document.querySelector(sel);
+          return Boolean(e) && e.classList.contains(kind)
+            && !e.textContent.startsWith("checking"); }""",
+        arg=[f"{row} .verdict", kind],
+    )
     text: str = page.inner_text(f"{row} .verdict")
     return text
 

@@ -40,22 +40,20 @@ def approve_proposal(caller: Caller, seq: int, asked: Asked) -> Written:
 
 def reject_proposal(caller: Caller, seq: int, note: str | None, asked: Asked) -> Written:
     """The opponent of the proposer, or the referee, rejects it."""
-    done = run(
-        caller,
-        lambda c, ctx: c.answer_proposal(ctx, seq, note, withdraw=False),
-        operation="proposal-reject",
-        body={"proposal": seq, "note": note},
-        asked=asked,
-    )
-    return Written(done, proposal_view(caller.ledger, done.campaign, seq, caller.role))
+    return _answer(caller, seq, note, asked, withdraw=False)
 
 
 def withdraw_proposal(caller: Caller, seq: int, note: str | None, asked: Asked) -> Written:
     """The side that proposed it withdraws it."""
+    return _answer(caller, seq, note, asked, withdraw=True)
+
+
+def _answer(caller: Caller, seq: int, note: str | None, asked: Asked, *, withdraw: bool) -> Written:
+    """A rejection or a withdrawal: one event, and the proposal as it reads now."""
     done = run(
         caller,
-        lambda c, ctx: c.answer_proposal(ctx, seq, note, withdraw=True),
-        operation="proposal-withdraw",
+        lambda c, ctx: c.answer_proposal(ctx, seq, note, withdraw=withdraw),
+        operation="proposal-withdraw" if withdraw else "proposal-reject",
         body={"proposal": seq, "note": note},
         asked=asked,
     )
