@@ -500,7 +500,7 @@ def test_random_histories_keep_invariants_and_replay_exactly() -> None:
 
 
 @hypothesis.settings(
-    max_examples=examples(35),
+    max_examples=examples(20),  # 200 under the thorough profile
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

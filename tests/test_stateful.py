@@ -694,7 +694,7 @@ def test_random_undo_dispute_histories_through_the_api(settings: Settings) -> No
             lambda: CampaignMachine(client, written),
             settings=hypothesis.settings(
                 max_examples=examples(5),  # 50 under the thorough profile
-                stateful_step_count=20,
+                stateful_step_count=15,
                 database=None,
                 suppress_health_check=[
                     HealthCheck.too_slow,
