@@ -141,7 +141,8 @@ class Fortifying:
         rules = self.purchases
         assert rules.place is not None
         side = engine.require_side(ctx, body.side)
-        named = [engine.setup_areas_view(body.map_group)["map_group"]]
+        first = engine.setup_areas_view(body.map_group)
+        named = [first["map_group"]]
         for i, more in enumerate(body.more):
             if more.map_group in named:
                 raise InvalidInput(
@@ -159,14 +160,15 @@ class Fortifying:
                 f"({'not determined yet' if scenario is None else 'this CG Date is Idle'})",
                 rule=rules.place,
             )
-        groups = [(body.map_group, body.items, body.retained, "")]
+        groups = [(first, body.items, body.retained, "")]
         groups += [
-            (g.map_group, g.items, g.retained, f"more.{i}.") for i, g in enumerate(body.more)
+            (engine.setup_areas_view(g.map_group), g.items, g.retained, f"more.{i}.")
+            for i, g in enumerate(body.more)
         ]
         placed = _placed(engine, side)
         written: list[dict[str, Any]] = []
-        for map_group, items, retained, at in groups:
-            written.append(self._setup_group(engine, side, map_group, items, retained, placed, at))
+        for view, items, retained, at in groups:
+            written.append(self._setup_group(engine, side, view, items, retained, placed, at))
         if not body.items and not body.more:
             # Nothing set up: the same values as the record the step seals for a
             # side that completes it without one.
@@ -179,7 +181,7 @@ class Fortifying:
         self,
         engine: Engine,
         side: str,
-        map_group: str | None,
+        view: Mapping[str, Any],
         items: Sequence[FortLocation],
         retained: Mapping[str, int],
         placed: dict[str, int],
@@ -191,7 +193,6 @@ class Fortifying:
         table = rules.fort_table
         assert table is not None
         assert rules.place is not None
-        view = engine.setup_areas_view(map_group)
         group = view["map_group"]
         areas = [a for a in view["areas"] if a["side"] == side]
         area_of = {hx: a for a in areas for hx in a["hexes"]}
