@@ -144,18 +144,19 @@ async function act(fn, statusId) {
   try {
     said = await fn();
   } catch (e) {
-    if (!el) return;
+    if (!el) return false;
     const lost = !(e instanceof ApiError) || e.status >= 500;
     setStatus(el, lost ? `${e.message}: the answer was lost; trying again repeats the same request, it never acts twice` : e.message, "error");
     const needed = /\(POST \/v1\/campaigns\/[^/]+\/([a-z-]+)\)/.exec(e.message || "");
     if (needed && needed[1] !== "cg-dates") {
       el.append(" ", h("button", { type: "button", class: "needed", onclick: () => act(() => makeIt(needed[1]), statusId) }, `make it: POST ${needed[1]}`));
     }
-    return;
+    return false;
   }
   await refresh(true).catch(() => {});  // the player's own action: redraw even the card they acted in
   const now = $(statusId);
   if (now) setStatus(now, typeof said === "string" ? said : "done", "ok");
+  return true;
 }
 
 // An action a step requires, with the page's own client nonce where its body
@@ -503,9 +504,14 @@ function summary(ev) {
   return parts.filter(Boolean).join(" · ");
 }
 
+// What a row shows that can change after it was drawn: undone, revealed, its secret readable.
+function rowKey(ev) {
+  return [ev.seq, ev.reverted_by || "", ev.secret === null ? "" : JSON.stringify(ev.secret), state.revealed.has(ev.seq)].join("|");
+}
+
 function eventRow(ev) {
   const p = ev.payload || {};
-  const li = h("li", { value: ev.seq, dataset: { seq: ev.seq, type: ev.type }, class: ev.reverted_by ? "reverted" : null },
+  const li = h("li", { value: ev.seq, dataset: { seq: ev.seq, type: ev.type, key: rowKey(ev) }, class: ev.reverted_by ? "reverted" : null },
     h("span", { class: "seq" }, `#${ev.seq}`), " ", h("time", { datetime: ev.recorded_at }, ev.recorded_at.slice(0, 19).replace("T", " ")), " ",
     h("span", { class: "actor" }, ev.actor), " ", h("strong", {}, ev.type), " ", h("span", { class: "summary" }, summary(ev)),
     ev.reverted_by ? h("span", { class: "tag" }, ` reverted by #${ev.reverted_by}`) : "");
@@ -526,10 +532,16 @@ function eventRow(ev) {
     };
     tools.append(h("button", { type: "button", class: "reveal", onclick: reveal }, "reveal"));
   }
+  // A request sent closes the row's forms: the row is kept across redraws, and
+  // a card with an open form waits for the player before it redraws.
+  const ask = (path, payload) => async (e) => {
+    e.preventDefault();
+    if (await act(() => api.post(`${base}/${path}`, payload(e.target.text.value)), said)) e.target.closest("details").open = false;
+  };
   tools.append(h("details", {}, h("summary", {}, "dispute / undo"),
-    h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api.post(`${base}/disputes`, { seq: ev.seq, claim: e.target.text.value }), said); } },
+    h("form", { class: "row", onsubmit: ask("disputes", (claim) => ({ seq: ev.seq, claim })) },
       h("input", { name: "text", required: true, maxlength: 1000, placeholder: "your claim" }), h("button", { type: "submit" }, "open dispute")),
-    h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); act(() => api.post(`${base}/undo-requests`, { seqs: [ev.seq], reason: e.target.text.value }), said); } },
+    h("form", { class: "row", onsubmit: ask("undo-requests", (reason) => ({ seqs: [ev.seq], reason })) },
       h("input", { name: "text", required: true, maxlength: 500, placeholder: "why undo it" }), h("button", { type: "submit" }, "request undo"))));
   li.append(" ", tools, h("span", { class: "status", id: said, role: "status" }));
   return li;
@@ -638,7 +650,10 @@ async function loadLog(fresh = () => true) {
   state.oldest = oldest;
   state.logKey = key;
   noteReveals(items);
-  body("log").replaceChildren(...items.reverse().map(eventRow));
+  // A row that would draw the same is kept, so a verdict or an open form in it
+  // survives a redraw the live feed asked for meanwhile.
+  const kept = new Map([...body("log").querySelectorAll(":scope > li")].map((li) => [li.dataset.key, li]));
+  body("log").replaceChildren(...items.reverse().map((ev) => kept.get(rowKey(ev)) || eventRow(ev)));
   $("log-older").disabled = state.oldest <= 1;
   const types = new Set([...$("log-type").options].map((o) => o.value));
   for (const ev of items) if (!types.has(ev.type)) { types.add(ev.type); $("log-type").append(h("option", { value: ev.type }, ev.type)); }
