@@ -130,7 +130,7 @@ def live() -> Iterator[dict[str, str]]:
 
 
 #: The live feed never ends: schemathesis keeps what it sent in this time.
-FEED_SECONDS = 1.0
+FEED_SECONDS = 0.25
 
 
 def call_kwargs(case: Any, token: str | None) -> dict[str, Any]:
