@@ -47,7 +47,10 @@ STAR = ("Lt. Mtr", "PSK")
 _GRAEBNER = "G"
 
 
-def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
+def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, str]) -> list[Need]:
+    """The rolls an RG on the record needs (9.6181-9.6184), under the
+    ``readings`` in force (DESIGN §14)."""
+    del readings
     rg = str(entry["id"])
     done = row["results"]
     out: list[Need] = []

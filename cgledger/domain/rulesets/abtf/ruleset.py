@@ -72,8 +72,9 @@ def exhaustion_drm(cg_date: str, state: Mapping[str, Any] | None = None) -> int:
 COUNTED_DRMS = record.counted_drms(CPP_BASE_CHART)
 
 
-def campaign_exhaustion(cg_date: str) -> dict[str, Any]:
+def campaign_exhaustion(cg_date: str, readings: Mapping[str, str]) -> dict[str, Any]:
     """The chart's Campaign Exhaustion DRM of ``cg_date``, shown on each Roster line."""
+    del readings
     return {"campaign_exhaustion_drm": exhaustion_drm(cg_date)}
 
 

@@ -76,10 +76,11 @@ _LEADER = {US: "kgp:8.6206-us", GERMAN: "kgp:8.6206-german"}
 _ARMOR_LEADER = "kgp:8.6206-armor"
 
 
-def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
+def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, str]) -> list[Need]:
     """The rolls an RG on the record needs, in order, as far as its results so
     far decide them (a Depleted platoon's SW rolls appear once 8.6201 says
-    Depleted)."""
+    Depleted), under the ``readings`` in force (DESIGN §14)."""
+    del readings
     rg = str(entry["id"])
     done = row["results"]
     out: list[Need] = []

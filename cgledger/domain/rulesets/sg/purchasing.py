@@ -23,8 +23,10 @@ from cgledger.domain.purchases import Need, PurchaseRules, Row
 AMERICAN = "American"
 
 
-def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
-    del row
+def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, str]) -> list[Need]:
+    """The rolls a group bought needs (3.4, 3.6, 3.7), under the ``readings``
+    in force (DESIGN §14)."""
+    del row, readings
     rg = str(entry["id"])
     notes = set(entry.get("footnotes") or ())
     out: list[Need] = []
