@@ -53,6 +53,11 @@ class Reading:
         if not (self.text and self.why and self.rule):
             raise ValueError(f"reading {self.id}: rule, text and why are required")
 
+    def chosen(self, readings: Mapping[str, str]) -> str:
+        """Its choice among the ``readings`` in force (its default if they name none)."""
+        found = readings.get(self.id, self.default)
+        return found if found in self.choices else self.default
+
     def describe(self) -> dict[str, Any]:
         """As ``GET /v1/rulesets/{r}/readings`` lists it."""
         return {
