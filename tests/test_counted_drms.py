@@ -117,8 +117,8 @@ def test_abtf_campaign_exhaustion_comes_from_the_9_6161_chart(
 def test_a_side_cannot_name_the_other_sides_exhaustion(abtf: Game) -> None:
     """9.6202 EX: the British DRM total holds "+4 for Campaign Exhaustion", the
     German's "+2" (y = 4, halved): each side reads its own. The EX says it is
-    21 PM, where the chart reads +3; the chart's +4 is on 21 EVE (the reading
-    is recorded with ``COUNTED_DRMS`` in cgledger/domain/rulesets/abtf/ruleset.py)."""
+    21 PM, where the chart reads +3; the chart's +4 is on 21 EVE (which one
+    counts on 21 PM is the reading "exhaustion-21-pm", DESIGN §14)."""
     abtf.to_date("21 EVE", on_it=True)
     before = abtf.version()
     problem = assert_problem(
@@ -170,8 +170,8 @@ def test_the_ruleset_refuses_a_counted_drm_that_is_not_on_its_table() -> None:
 
 def test_the_9_6202_ex_date_reads_the_chart_not_the_ex(abtf: Game) -> None:
     """The 9.6202 EX says +4 (German +2) on 21 PM; the chart prints +3 for 21 PM.
-    The ledger follows the chart (see the reading in the ABtF ruleset): if the
-    printed chart proves the EX right, this test and the chart change together."""
+    By default (the reading "exhaustion-21-pm": "chart", DESIGN §14) the ledger
+    follows the chart; tests/test_readings.py plays the EX under each choice."""
     abtf.to_date("21 PM", on_it=True)
     british = created(_roll(abtf, "British", "abtf:9.6202"))
     assert _drm(british, "exhaustion-british")["value"] == 3
@@ -203,7 +203,8 @@ SCENARIOS_AFTER_20_AM = {
 def test_8_618_counts_the_scenarios_completed_after_20_am(kgp: Game) -> None:
     """8.618 "A +1 DRM applies per CG scenario completed after 20 AM": the
     ledger counts the CG-Scenario Ends of the CG Dates from 20 AM on (the
-    reading in cgledger/domain/rulesets/kgp/record.py); those of earlier dates
+    default of the reading "shortage-after-20-am", tests/test_readings.py plays
+    the other); those of earlier dates
     (the 19 AM Initial Scenario, 19 PM, 19 N) and Idle dates do not count."""
     kgp.to_date("20 AM", on_it=True, play=True)
     # (CG Date, its DRM count, whether its scenario is played or the date Idle)

@@ -47,6 +47,9 @@ SIDE_BOUND = {
     "kgp:8.6205": ("German",),
     "kgp:8.6206-us": ("US",),
     "kgp:8.6206-german": ("German",),
+    # The same columns under the reading "leader-columns": "german-first" (DESIGN §14).
+    "kgp:8.6206-us-column-2": ("US",),
+    "kgp:8.6206-german-column-1": ("German",),
     "abtf:9.61221": ("British",),
     "abtf:9.61222": ("German",),
     "abtf:9.6182-star": ("German",),

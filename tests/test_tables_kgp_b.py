@@ -186,6 +186,10 @@ BANDS: list[tuple[Table, int, dict[str, Any], str]] = [
         'The vehicle is out of fuel and thus immobilized; mark it with an "Out of Gas" counter',
     ),
 ]
+# 8.6206 under the reading "leader-columns": "german-first" (DESIGN §14): each side
+# reads the other personnel column, cell by cell.
+BANDS += [(kgp.LEADER_US_COLUMN_2, n, i, r) for t, n, i, r in list(BANDS) if t is kgp.LEADER_GERMAN]
+BANDS += [(kgp.LEADER_GERMAN_COLUMN_1, n, i, r) for t, n, i, r in list(BANDS) if t is kgp.LEADER_US]
 
 
 @pytest.mark.parametrize(
@@ -218,6 +222,8 @@ def test_table_ids() -> None:
         "kgp:8.6206-german",
         "kgp:8.6206-us",
         "kgp:8.6206-armor",
+        "kgp:8.6206-us-column-2",
+        "kgp:8.6206-german-column-1",
         "kgp:8.622",
         "kgp:8.6233a",
         "kgp:8.625",
@@ -239,6 +245,8 @@ def test_secret_tables_are_those_the_rules_call_secret() -> None:
         "kgp:8.6206-german",  # "make one Secret DR"
         "kgp:8.6206-us",
         "kgp:8.6206-armor",
+        "kgp:8.6206-us-column-2",
+        "kgp:8.6206-german-column-1",
     }
 
 
@@ -254,6 +262,8 @@ def test_dice_and_reading() -> None:
         "kgp:8.6206-german",
         "kgp:8.6206-us",
         "kgp:8.6206-armor",
+        "kgp:8.6206-us-column-2",
+        "kgp:8.6206-german-column-1",
         "kgp:KGP3-mist-change",
         "kgp:KGP13",
     }
@@ -294,6 +304,8 @@ DRMS: list[tuple[Table, dict[str, int]]] = [
     (kgp.LEADER_US, {"all-elite": -1, "cg-date": +1}),
     (kgp.LEADER_GERMAN, {"all-elite": -1, "depleted": +1, "cg-date": +1}),
     (kgp.LEADER_ARMOR, {"depleted": +1, "cg-date": +1}),
+    (kgp.LEADER_US_COLUMN_2, {"all-elite": -1, "cg-date": +1}),
+    (kgp.LEADER_GERMAN_COLUMN_1, {"all-elite": -1, "depleted": +1, "cg-date": +1}),
     (kgp.RECON, {"spent-2-cpp": +5, "lax": -1}),
     (kgp.DUAL_ATTACK_SETUP, {}),
     (kgp.DUAL_ATTACK, {}),

@@ -9,7 +9,13 @@ from typing import Any
 from fastapi import FastAPI
 
 from cgledger.api.deps import RulesetId, TableId
-from cgledger.api.models import Definition, DefinitionSchema, RulesetInfo, TableInfo
+from cgledger.api.models import (
+    Definition,
+    DefinitionSchema,
+    ReadingInfo,
+    RulesetInfo,
+    TableInfo,
+)
 from cgledger.service import rulesets
 
 
@@ -37,6 +43,13 @@ def install_ruleset_routes(app: FastAPI) -> None:
     )
     def get_table(ruleset: RulesetId, table_id: TableId) -> dict[str, Any]:
         return rulesets.get_table(ruleset, table_id)
+
+    @app.get("/v1/rulesets/{ruleset}/readings", tags=["rulesets"], response_model=list[ReadingInfo])
+    def list_readings(ruleset: RulesetId) -> list[dict[str, Any]]:
+        """The ruleset's readings (DESIGN §14): where the seed text is cut or
+        contradicts its example, the choices a CG definition's ``readings``
+        may select, each with the seed's words, its default and why."""
+        return rulesets.list_readings(ruleset)
 
     @app.get(
         "/v1/rulesets/{ruleset}/definition-schema",

@@ -31,7 +31,18 @@ import copy
 import hashlib
 import re
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar, cast, overload
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    Self,
+    TypeVar,
+    cast,
+    overload,
+)
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -67,6 +78,9 @@ from cgledger.domain.definition_types import (
     raise_problems,
 )
 from cgledger.domain.dice import canon
+
+if TYPE_CHECKING:  # the rulesets package imports this module
+    from cgledger.domain.rulesets.readings import Reading
 
 __all__ = [
     "ID_PATTERN",
@@ -177,6 +191,11 @@ class ObRG(StrictModel):
 
 # ------------------------------------------------------------------ definition
 
+#: A reading id or choice (DESIGN §14; ``cgledger.domain.rulesets.readings``).
+ReadingKey = Annotated[
+    str, StringConstraints(min_length=1, max_length=60, pattern=r"^[A-Za-z0-9][A-Za-z0-9-]*$")
+]
+
 
 class CGDefinition(StrictModel, Generic[SideT]):
     """The common part of a CG definition (DESIGN §7). Bind it to a ruleset's
@@ -194,6 +213,9 @@ class CGDefinition(StrictModel, Generic[SideT]):
     #: The optional rules a CG definition may adopt (``optional_rules``).
     OPTIONAL_RULES: ClassVar[tuple[str, ...]] = ()
     RG_DATE_MAX_PER_MAP_GROUP: ClassVar[bool] = False
+    #: The readings a CG definition may select (``readings``, DESIGN §14): the
+    #: ruleset's ``Ruleset.readings``.
+    READINGS: ClassVar[tuple[Reading, ...]] = ()
 
     sample: bool = Field(
         default=False, description="synthetic data (the ruleset's sample), not a real CG"
@@ -222,6 +244,31 @@ class CGDefinition(StrictModel, Generic[SideT]):
         description="RG given in the Initial-Scenario OB (8.6196, 9.6178): on the RG Purchase "
         "Record, never counted against the CG maximum",
     )
+    readings: Annotated[Mapping[ReadingKey, ReadingKey], Field(max_length=50)] = Field(
+        default_factory=dict,
+        description="DESIGN §14: where the seed text is cut or contradicts its example, the "
+        'reading the players agree, by reading id: {"<id>": "<choice>"} (GET '
+        "/v1/rulesets/{r}/readings lists each with its choices and default); an id left out "
+        "takes its default. Amended like any field, so a read with ?at= uses the readings in "
+        "force at that event",
+    )
+
+    def _reading_problems(self) -> list[Problem]:
+        """DESIGN §14: an unknown reading id, or a choice the reading does not
+        offer, names ``readings.<id>``."""
+        known = {r.id: r for r in type(self).READINGS}
+        out: list[Problem] = []
+        for rid, choice in self.readings.items():
+            found = known.get(rid)
+            if found is None:
+                listed = ", ".join(known) or "it has none"
+                why = f"no reading {rid!r} in this ruleset ({listed})"
+                out.append((("readings", rid), "unknown_reading", why, rid))
+            elif choice not in found.choices:
+                listed = ", ".join(found.choices)
+                why = f"{found.rule}: {choice!r} is no choice of reading {rid!r} ({listed})"
+                out.append((("readings", rid), "unknown_choice", why, choice))
+        return out
 
     def rg_entry(self, side: str, key: str) -> RGEntry | None:
         """The chart entry a purchase names (``RGEntry.key``), or ``None``."""
@@ -251,6 +298,7 @@ class CGDefinition(StrictModel, Generic[SideT]):
                         rule,
                     )
                 )
+        problems += self._reading_problems()
         allowed = type(self).PURCHASING_SIDES
         for side, entries in self.rg_chart.items():
             if allowed is not None and side not in allowed and entries:

@@ -28,7 +28,9 @@ class PriceModifier:
     """A change to an RG's listed CPP cost that the purchaser may choose
     (8.6194a Standard On-Map Setup, 8.6194b Early Entry): ``percent`` more,
     rounded by ``rounding`` ("FRD" or "FRU"), for the ``sides`` and the RG
-    whose ID begins with one of ``prefixes``."""
+    whose ID begins with one of ``prefixes``. Where the amount is a reading
+    (DESIGN §14: 8.6194a is cut), ``amount_reading`` names it and ``amounts``
+    gives ``(choice, percent, rounding)`` for each of its choices."""
 
     id: str
     rule: str
@@ -38,13 +40,24 @@ class PriceModifier:
     sides: tuple[str, ...]
     prefixes: tuple[str, ...]
     reading: str = ""
+    amount_reading: str | None = None
+    amounts: tuple[tuple[str, int, str], ...] = ()
 
     def applies(self, side: str, rg_id: str) -> bool:
         return side in self.sides and rg_id.startswith(self.prefixes)
 
-    def apply(self, cost: int) -> int:
-        extra = cost * self.percent
-        return cost + (extra // 100 if self.rounding == "FRD" else -(-extra // 100))
+    def amount(self, readings: Mapping[str, str] | None = None) -> tuple[int, str]:
+        """The percent and rounding under the ``readings`` in force."""
+        choice = (readings or {}).get(self.amount_reading or "")
+        for name, percent, rounding in self.amounts:
+            if name == choice:
+                return percent, rounding
+        return self.percent, self.rounding
+
+    def apply(self, cost: int, readings: Mapping[str, str] | None = None) -> int:
+        percent, rounding = self.amount(readings)
+        extra = cost * percent
+        return cost + (extra // 100 if rounding == "FRD" else -(-extra // 100))
 
 
 @dataclass(frozen=True)
@@ -122,7 +135,8 @@ class PurchaseRules:
     Map Group (8.6195) rather than per CG Date (9.6175); ``record``: the RG
     Purchase Record (8.6198); ``buy``: the purchase step (8.619);
     ``determine``: the RePh step whose rolls determine the RG (8.620);
-    ``needs``: which rolls an RG on the record still needs;
+    ``needs``: which rolls an RG on the record still needs, under the readings
+    in force (DESIGN §14; a reading left out takes its default);
     ``fortify``: the Fortification step and its table (8.621);
     ``place``: the step that records Fortification setup Locations (8.6242);
     ``hidden``: the rule that places hidden Fortifications in the opponent's
@@ -136,7 +150,7 @@ class PurchaseRules:
     determine: str
     per_map_group: bool = False
     modifiers: tuple[PriceModifier, ...] = ()
-    needs: Callable[[str, Mapping[str, Any], Row], list[Need]] | None = None
+    needs: Callable[[str, Mapping[str, Any], Row, Mapping[str, str]], list[Need]] | None = None
     fortify: str | None = None
     fort_table: FortTable | None = None
     place: str | None = None
@@ -219,11 +233,15 @@ def new_row(
 
 
 def price(
-    rules: PurchaseRules, side: str, entry: Mapping[str, Any], chosen: Sequence[str]
+    rules: PurchaseRules,
+    side: str,
+    entry: Mapping[str, Any],
+    chosen: Sequence[str],
+    readings: Mapping[str, str] | None = None,
 ) -> tuple[int, list[str]]:
-    """The RG's CPP cost (8.6194) after the modifiers the purchaser chose.
-    Returns the cost and the modifiers applied; a modifier that does not apply
-    to this RG is 422."""
+    """The RG's CPP cost (8.6194) after the modifiers the purchaser chose, at
+    the amounts of the ``readings`` in force (DESIGN §14). Returns the cost
+    and the modifiers applied; a modifier that does not apply to this RG is 422."""
     cost = int(entry["cpp"])
     applied: list[str] = []
     for mod_id in chosen:
@@ -243,7 +261,7 @@ def price(
             )
         if mod_id in applied:
             raise InvalidInput(f"{mod.rule}: {mod.title} is named twice", field="modifiers")
-        cost = mod.apply(cost)
+        cost = mod.apply(cost, readings)
         applied.append(mod_id)
     return cost, applied
 
@@ -299,11 +317,18 @@ def find_entry(chart: Sequence[Mapping[str, Any]], key: str) -> Mapping[str, Any
     return None
 
 
-def missing(rules: PurchaseRules, side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
-    """The rolls the row still needs, in the order they are made."""
+def missing(
+    rules: PurchaseRules,
+    side: str,
+    entry: Mapping[str, Any],
+    row: Row,
+    readings: Mapping[str, str] | None = None,
+) -> list[Need]:
+    """The rolls the row still needs, in the order they are made, under the
+    ``readings`` in force (DESIGN §14; left out: every default)."""
     if rules.needs is None:
         return []
-    return [n for n in rules.needs(side, entry, row) if n.key not in row["results"]]
+    return [n for n in rules.needs(side, entry, row, readings or {}) if n.key not in row["results"]]
 
 
 def result_value(need: Need, band: int, result: str) -> Any:

@@ -37,7 +37,8 @@ def reph_view(campaign: Campaign) -> dict[str, Any]:
             {
                 "rule": step.id,
                 "title": step.title,
-                "markers": list(step.markers),
+                # The markers under the readings in force (DESIGN §14).
+                "markers": list(rs.markers_of(step, campaign.readings())),
                 "joint": step.joint,
                 "action": step.action,
                 "status": status,

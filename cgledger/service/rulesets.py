@@ -49,6 +49,7 @@ def _info(rs: Ruleset) -> dict[str, Any]:
                 "action": st.action,
                 "from_date": st.from_date,
                 "reading": st.reading or None,
+                "marker_reading": st.marker_reading,
             }
             for st in rs.reph_steps
         ],
@@ -67,6 +68,7 @@ def _info(rs: Ruleset) -> dict[str, Any]:
         "definition_schema_url": f"/v1/rulesets/{rs.id}/definition-schema",
         "sample_definition_url": f"/v1/rulesets/{rs.id}/sample-definition",
         "notes": rs.notes,
+        "readings_url": f"/v1/rulesets/{rs.id}/readings",
     }
 
 
@@ -84,6 +86,12 @@ def get_table(ruleset_id: str, table_id: str) -> dict[str, Any]:
     if table is None:
         raise NotFound(f"{ruleset_id} has no table {table_id!r}")
     return describe(table)
+
+
+def list_readings(ruleset_id: str) -> list[dict[str, Any]]:
+    """The ruleset's readings (DESIGN §14): each with the seed's words, its
+    choices, its default and why."""
+    return [r.describe() for r in ruleset(ruleset_id).readings]
 
 
 def definition_schema(ruleset_id: str) -> dict[str, Any]:

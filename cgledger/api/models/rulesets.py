@@ -40,6 +40,9 @@ class RePhStepInfo(_Open):
     action: str | None
     from_date: str | None
     reading: str | None
+    #: The reading (GET /v1/rulesets/{r}/readings) whose choice gives this
+    #: step's markers (a marker the OCR lost); ``markers`` are its default's.
+    marker_reading: str | None = None
 
 
 class InitiativeRow(BaseModel):
@@ -68,6 +71,26 @@ class RulesetInfo(_Open):
     definition_schema_url: str
     sample_definition_url: str
     notes: str
+    readings_url: str | None = None
+
+
+class ReadingInfo(BaseModel):
+    """A reading (DESIGN §14): where the seed text is cut or contradicts its
+    example, the choices a playing group may agree in its CG definition's
+    ``readings``."""
+
+    #: How a definition's ``readings`` names it.
+    id: str
+    #: The rule it reads.
+    rule: str
+    #: The seed's words, quoted.
+    text: str
+    #: Each choice and what it means.
+    choices: dict[str, str]
+    #: The choice taken when the definition names none.
+    default: str
+    #: Why that default.
+    why: str
 
 
 class DrmInfo(_Open):
@@ -124,6 +147,9 @@ class Definition(_Open):
     attack_chits: dict[str, int] = {}
     rg_chart: dict[str, list[dict[str, Any]]] = {}
     map_groups: list[dict[str, Any]] = []
+    #: DESIGN §14: the readings the players agree, by reading id (GET
+    #: /v1/rulesets/{r}/readings); an id left out takes its default.
+    readings: dict[str, str] = {}
 
 
 class DefinitionSchema(_Open):

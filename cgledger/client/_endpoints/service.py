@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from cgledger.api.models import Definition, Health, Index, RulesetInfo, ServerKey, TableInfo
+from cgledger.api.models import (
+    Definition,
+    Health,
+    Index,
+    ReadingInfo,
+    RulesetInfo,
+    ServerKey,
+    TableInfo,
+)
 from cgledger.client._declare import route
 
 
@@ -37,6 +45,10 @@ class ServiceEndpoints:
     @route("GET", "/v1/rulesets/{ruleset}/tables/{table_id}")
     def table(self, ruleset: str, table_id: str) -> TableInfo:
         """One rule table of ``ruleset``."""
+
+    @route("GET", "/v1/rulesets/{ruleset}/readings")
+    def readings(self, ruleset: str) -> list[ReadingInfo]:
+        """The readings of ``ruleset`` (DESIGN §14): each with its choices and default."""
 
     @route("GET", "/v1/rulesets/{ruleset}/definition-schema")
     def definition_schema(self, ruleset: str) -> dict[str, Any]:

@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pydantic import ValidationError
@@ -298,6 +299,22 @@ class Core:
             return frozenset()
         return frozenset(self.definition.get("options") or ())
 
+    def readings(self) -> Mapping[str, str]:
+        """Every reading's choice under the CG definition in force (DESIGN §14:
+        its ``readings``, defaults filled in), for code that follows a reading;
+        counted DRMs and table rules read ``Facts.readings``."""
+        digest = self.definition_hash or ""
+        key = (self.ruleset_id, digest)
+        found = _READINGS.get(key)
+        if found is None:
+            chosen = self.definition_doc().get("readings") if digest else None
+            found = MappingProxyType(self.ruleset.readings_in_force(chosen))
+            with _DEFINITIONS_LOCK:
+                _READINGS[key] = found
+                while len(_READINGS) > MAX_CACHED_DEFINITIONS:
+                    _READINGS.popitem(last=False)
+        return found
+
     def map_group_data(self, map_group: str, *, field: str = "map_group") -> MapGroupData:
         """The CG definition's map group, indexed once per definition (422
         naming ``field`` when the definition has no such map group)."""
@@ -328,6 +345,8 @@ def options_of(definition: Mapping[str, Any] | None) -> list[str]:
 _DEFINITIONS: OrderedDict[str, dict[str, Any]] = OrderedDict()
 MAX_CACHED_DEFINITIONS = 64
 _DEFINITIONS_LOCK = threading.Lock()
+#: The readings in force (``Campaign.readings``), by ruleset and definition hash.
+_READINGS: OrderedDict[tuple[str, str], Mapping[str, str]] = OrderedDict()
 _SAMPLES: dict[int, tuple[Ruleset, dict[str, Any], str]] = {}
 
 

@@ -35,6 +35,7 @@ class Sequence(Core):
             self.cg_date,
             initial=self.is_initial_date(),
             scenario=self.scenario_of(self.cg_date),
+            readings=self.readings(),
         )
 
     def current_step(self, side: str) -> str:
@@ -84,6 +85,7 @@ class Sequence(Core):
             lasting=self.lasting,
             options=self.options(),
             dates=tuple(dates),
+            readings=self.readings(),
         )
 
     # ------------------------------------------------------------------ checks
@@ -131,13 +133,13 @@ class Sequence(Core):
         """Why ``step`` does not apply to ``side`` now (for an error's detail)."""
         if step.sides and side not in step.sides:
             return f" (it is the {' and '.join(step.sides)} side's)"
-        if self.is_initial_date() and "†" not in step.markers:
+        if self.is_initial_date() and "†" not in self.ruleset.markers_of(step, self.readings()):
             return " (only the '†' steps come before the Initial Scenario)"
         if step.from_date is not None and not self.ruleset.step_applies(
             step, side, self.cg_date, initial=False, scenario=None
         ):
             return f" (it applies from {step.from_date} on)"
-        if "‡" in step.markers:
+        if "‡" in self.ruleset.markers_of(step, self.readings()):
             return " (an Idle date generates no scenario)"
         return ""
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from cgledger.domain.rulesets import readings as readingbook
 from cgledger.domain.rulesets.facts import (
     ALL,
     CountedDrm,
@@ -29,6 +30,7 @@ from cgledger.domain.rulesets.facts import (
     TableRule,
 )
 from cgledger.domain.rulesets.interface import Action, Engine, Rules, SealedAct
+from cgledger.domain.rulesets.readings import Reading
 from cgledger.domain.rulesets.sequence import (
     CHITS,
     IDLE,
@@ -58,6 +60,7 @@ __all__ = [
     "Initiative",
     "Lasting",
     "RePhStep",
+    "Reading",
     "Rules",
     "Ruleset",
     "SealedAct",
@@ -104,6 +107,10 @@ class Ruleset:
     lasting: tuple[Lasting, ...] = ()
     #: When a table may or must be rolled, beyond its sides and dates (:class:`TableRule`).
     table_rules: tuple[TableRule, ...] = ()
+    #: Where the seed is cut or contradicts its example, the choices the
+    #: players may agree (DESIGN §14, :class:`Reading`); the CG definition's
+    #: ``readings`` selects, and its model lists the same (``READINGS``).
+    readings: tuple[Reading, ...] = ()
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -138,6 +145,7 @@ class Ruleset:
         for table_rule in self.table_rules:
             if table_rule.table not in self.tables:
                 raise ValueError(f"{self.id}: no table {table_rule.table} for {table_rule.rule}")
+        self._check_readings()
         if self.initiative is not None:
             pairs = {(a, b) for a in CHITS for b in CHITS}
             if len(self.sides) != 2 or set(self.initiative.matrix) != pairs:
@@ -146,6 +154,35 @@ class Ruleset:
             if unknown:
                 raise ValueError(f"{self.id}: unknown scenario types {sorted(unknown)}")
             self._check_initiative(self.initiative)
+
+    def _check_readings(self) -> None:
+        known = {r.id: r for r in readingbook.check(self.readings)}
+        listed = tuple(getattr(self.definition, "READINGS", ()))
+        if listed != self.readings:
+            raise ValueError(f"{self.id}: the definition model's READINGS are not the readings")
+        for step in self.reph_steps:
+            if step.marker_reading is None:
+                continue
+            found = known.get(step.marker_reading)
+            by_choice = dict(step.markers_by_choice)
+            if found is None or set(by_choice) != set(found.choices):
+                raise ValueError(f"{self.id} {step.id}: markers for each choice of a reading")
+            if by_choice[found.default] != step.markers:
+                raise ValueError(f"{self.id} {step.id}: its markers are the default choice's")
+
+    def readings_in_force(self, chosen: Mapping[str, str] | None) -> dict[str, str]:
+        """Every reading's choice under a definition's ``readings`` (DESIGN §14):
+        the one it names, else the default."""
+        return readingbook.in_force(self.readings, chosen)
+
+    def markers_of(
+        self, step: RePhStep, readings: Mapping[str, str] | None = None
+    ) -> tuple[str, ...]:
+        """The step's markers under the readings in force (a marker the OCR
+        lost is a reading, ``RePhStep.marker_reading``)."""
+        if step.marker_reading is None or readings is None:
+            return step.markers
+        return dict(step.markers_by_choice).get(readings.get(step.marker_reading, ""), step.markers)
 
     def _check_initiative(self, ini: Initiative) -> None:
         if ini.step is not None and ini.step not in self._step_index:
@@ -210,18 +247,27 @@ class Ruleset:
         return self._step_index[step_id]
 
     def step_applies(
-        self, step: RePhStep, side: str, cg_date: str, *, initial: bool, scenario: str | None
+        self,
+        step: RePhStep,
+        side: str,
+        cg_date: str,
+        *,
+        initial: bool,
+        scenario: str | None,
+        readings: Mapping[str, str] | None = None,
     ) -> bool:
         """Whether ``step`` is ``side``'s on ``cg_date`` (DESIGN §8): before the
         Initial Scenario only the '†' steps; a '‡' step not when the Initiative
         generated no scenario (Idle); a step from its first date on; and only
-        for the sides it names."""
+        for the sides it names. Its markers are those of the ``readings`` in
+        force (``markers_of``)."""
         if step.sides and side not in step.sides:
             return False
         if step.from_date is not None and self.date_key is not None:
             now, first = self.date_key(cg_date), self.date_key(step.from_date)
             if now is None or first is None or now < first:
                 return False
+        markers = self.markers_of(step, readings)
         if initial:
-            return "†" in step.markers
-        return not ("‡" in step.markers and scenario == IDLE)
+            return "†" in markers
+        return not ("‡" in markers and scenario == IDLE)

@@ -6,7 +6,8 @@ when a table may or must be rolled (:class:`TableRule`)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 
@@ -30,7 +31,8 @@ class Facts:
     the CG Date, the rolling side, the ruleset's state (``Campaign.rules``),
     the results that last (``Campaign.lasting``, see :class:`Lasting`), the
     optional rules the CG definition adopts, and every CG Date played so far,
-    in order, the current one last."""
+    in order, the current one last; ``readings``: the choice of every reading
+    of the ruleset under the definition in force (DESIGN §14, defaults filled in)."""
 
     cg_date: str
     side: str
@@ -38,6 +40,7 @@ class Facts:
     lasting: Mapping[str, Any]
     options: frozenset[str]
     dates: tuple[DateFacts, ...]
+    readings: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def since_last(self, scenario: str | None) -> tuple[DateFacts, ...]:
         """The CG Dates after the last one whose scenario type is ``scenario``
@@ -76,8 +79,9 @@ class CountedDrm:
     DRM's count (a ``per`` DRM), its x (a ``valued`` one), or 1 or 0 for
     whether a ``fixed`` one applies (8.6146's "If Ammunition Shortage [8.618]
     is already in effect"); ``None`` where the record cannot tell (the
-    roller's own DRM then stands). ``reading``: how the rule text was read,
-    where it is ambiguous. The engine adds it
+    roller's own DRM then stands). ``reading``: how the rule text was read
+    where only one reading is sane (one the players may choose is a ``Reading``,
+    DESIGN §14, which ``count`` reads from ``Facts.readings``). The engine adds it
     to a side's roll when the roller leaves it out, and refuses a roll that
     names it with another number, or names a fixed one that does not apply
     (422, the detail starting with ``rule``). ``sides``: the sides it applies

@@ -92,6 +92,8 @@ class Engine(Protocol):
 
     def options(self) -> frozenset[str]: ...
 
+    def readings(self) -> Mapping[str, str]: ...
+
     def append(
         self,
         ctx: Ctx,

@@ -21,7 +21,7 @@ field); the real maps and charts belong to their publisher.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Generic, Self
+from typing import Annotated, Any, ClassVar, Generic, Self
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -38,7 +38,9 @@ from cgledger.domain.definitions import (
     raise_problems,
 )
 from cgledger.domain.mapgen import synthetic_map_group
+from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf.tables import SW_ROWS
+from cgledger.domain.rulesets.readings import Reading
 
 BRITISH = "British"
 GERMAN = "German"
@@ -64,6 +66,9 @@ class AbtfDefinition(CGDefinition[SideT], Generic[SideT]):
     """An ABtF CG definition (DESIGN §7): Attack- and Idle-Chit limits
     (9.62131), RG charts (9.617-9.6178), Map Groups with Blocks (9.605) and
     the Sudden Death Block (9.6212)."""
+
+    #: DESIGN §14: the readings a definition may select (``abtf.readings``).
+    READINGS: ClassVar[tuple[Reading, ...]] = abtf_readings.READINGS
 
     idle_chits: Mapping[SideT, Count] = Field(
         default_factory=dict,

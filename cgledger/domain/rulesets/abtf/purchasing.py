@@ -13,7 +13,9 @@ Readings (each easy to correct here):
   are read as the chart lines with footnote "l" (personnel leader) or "a"
   (armor leader), as in the sibling rule 8.6206. Its group-type DRMs
   (Commando, Engineer, ...) are stated by the player.
-* 9.6184's EXC "A4 and A6 RGs available from KG Graebner": the KG letter "G".
+* 9.6184's EXC "A4 and A6 RGs available from KG Graebner": the KG letter is a
+  reading the players agree (``abtf_readings.GRAEBNER``, DESIGN §14; "G" by
+  default).
 * 9.619's footnote 2 is cut after "German/"; read German/British: an A-P
   factor costs 3 FPP (German) or 6 (British). The table prints no "i" or
   "S" footnotes; its "F" is kept. Footnote 7 "HIP NA [EXC: Night CG
@@ -34,6 +36,7 @@ from cgledger.domain.purchases import (
     PurchaseRules,
     Row,
 )
+from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf.tables import SW_ROWS
 
 BRITISH = "British"
@@ -43,11 +46,11 @@ _LEADER = {BRITISH: "abtf:9.6183-british", GERMAN: "abtf:9.6183-german"}
 _VEHICLES = ("A2", "A3", "A4", "A6")
 #: 9.6182 chart "*": "Make a secret dr; 1-2 RG receives a Lt. Mtr, 3-6 RG receives a PSK".
 STAR = ("Lt. Mtr", "PSK")
-#: 9.6184 EXC: "A4 and A6 RGs available from KG Graebner" (read: KG letter G).
-_GRAEBNER = "G"
 
 
-def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
+def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, str]) -> list[Need]:
+    """The rolls an RG on the record needs (9.6181-9.6184), under the
+    ``readings`` in force (DESIGN §14)."""
     rg = str(entry["id"])
     done = row["results"]
     out: list[Need] = []
@@ -64,11 +67,9 @@ def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
                 values=FULL_DEPLETED,
             )
         )
-    if (
-        side == GERMAN
-        and rg in _VEHICLES
-        and not (rg in ("A4", "A6") and entry.get("kg") == _GRAEBNER)
-    ):
+    # 9.6184 EXC: "A4 and A6 RGs available from KG Graebner" (its KG letter: a reading).
+    graebner = rg in ("A4", "A6") and entry.get("kg") == abtf_readings.GRAEBNER.chosen(readings)
+    if side == GERMAN and rg in _VEHICLES and not graebner:
         out.append(
             Need("vehicles", f"abtf:9.6184-{rg}", "9.6184", f"9.6184 composition dr for {rg}")
         )

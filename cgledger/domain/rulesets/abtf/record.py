@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
 from cgledger.domain.rulesets.base import (
     IDLE,
@@ -21,11 +22,24 @@ GERMAN = "German"
 ATTACK = "attack"
 
 
-def exhaustion(chart: Mapping[str, tuple[int | None, int | None, int]]) -> Callable[[Facts], int]:
-    """The 9.6161 chart's Campaign Exhaustion DRM on the CG Date."""
+Chart = Mapping[str, tuple[int | None, int | None, int]]
+
+
+def exhaustion_on(chart: Chart, cg_date: str, readings: Mapping[str, str]) -> int:
+    """The 9.6161 chart's Campaign Exhaustion DRM on ``cg_date``, where the
+    9.6202 EX contradicts it (21 PM) as the reading in force says
+    (``abtf_readings.EXHAUSTION_21_PM``, DESIGN §14)."""
+    ex_date, ex_drm = abtf_readings.EX_EXHAUSTION
+    if cg_date == ex_date and abtf_readings.EXHAUSTION_21_PM.chosen(readings) == "ex":
+        return ex_drm
+    return chart[cg_date][2]
+
+
+def exhaustion(chart: Chart) -> Callable[[Facts], int]:
+    """The 9.6161 chart's Campaign Exhaustion DRM on the CG Date (``exhaustion_on``)."""
 
     def count(facts: Facts) -> int:
-        return chart[facts.cg_date][2]
+        return exhaustion_on(chart, facts.cg_date, facts.readings)
 
     return count
 
@@ -90,7 +104,7 @@ _WEATHER, _EC, _WIND = "abtf:9.62161", "abtf:9.62163", "abtf:9.62164"
 _GUSTY = "Clear & Gusty"
 
 
-def counted_drms(chart: Mapping[str, tuple[int | None, int | None, int]]) -> tuple[CountedDrm, ...]:
+def counted_drms(chart: Chart) -> tuple[CountedDrm, ...]:
     """The DRMs the ledger counts; ``chart`` is the 9.6161 CPP Base Number Chart.
 
     The chart's Campaign Exhaustion DRM: x of "+x/2 Campaign Exhaustion DRM
@@ -98,13 +112,12 @@ def counted_drms(chart: Mapping[str, tuple[int | None, int | None, int]]) -> tup
     British (+x) and German (+y/2) ones; the chart gives one DRM for both
     sides, and the tables halve it where they say.
 
-    Reading (UNVERIFIED): the 9.6202 EX ("It is the 21PM CG Date ... +4 for
-    Campaign Exhaustion", the German "+2", i.e. y = 4) disagrees with the chart,
-    whose 21PM row reads +3 and whose 21EVE row reads +4. Either the OCR shifted
-    the chart's DRM column by one row or the EX is off by one date; the chart is
-    the data, so the ledger counts +3 on 21 PM. If the printed chart says
-    otherwise, correct ``CPP_BASE_CHART`` (``abtf/ruleset.py``) and
-    tests/test_abtf_cpp.py."""
+    The 9.6202 EX ("It is the 21PM CG Date ... +4 for Campaign Exhaustion",
+    the German "+2", i.e. y = 4) disagrees with the chart, whose 21PM row reads
+    +3 and whose 21EVE row reads +4: either the OCR shifted the chart's DRM
+    column or the EX is off by one date. Which one counts on 21 PM is a reading
+    the players agree (``abtf_readings.EXHAUSTION_21_PM``, DESIGN §14); by
+    default the chart's +3."""
     drm = exhaustion(chart)
     return (
         CountedDrm("abtf:9.6181", "exhaustion", "9.6181", drm),

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any
 
 from cgledger.domain.rulesets.abtf import definition, record
+from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
 from cgledger.domain.rulesets.abtf.purchasing import RULES as ABTF_PURCHASES
 from cgledger.domain.rulesets.abtf.rules import AbtfRules
@@ -63,18 +64,19 @@ def cpp_base(campaign: str, cg_date: str, side: str) -> int | None:
     return british if side == BRITISH else german
 
 
-def exhaustion_drm(cg_date: str, state: Mapping[str, Any] | None = None) -> int:
-    """The 9.6161 chart's Campaign Exhaustion DRM on ``cg_date``."""
-    del state
-    return CPP_BASE_CHART[cg_date][2]
+def exhaustion_drm(cg_date: str, readings: Mapping[str, str] | None = None) -> int:
+    """The 9.6161 chart's Campaign Exhaustion DRM on ``cg_date`` under the
+    ``readings`` in force (the 9.6202 EX's 21 PM, ``readings.EXHAUSTION_21_PM``)."""
+    return record.exhaustion_on(CPP_BASE_CHART, cg_date, readings or {})
 
 
 COUNTED_DRMS = record.counted_drms(CPP_BASE_CHART)
 
 
-def campaign_exhaustion(cg_date: str) -> dict[str, Any]:
-    """The chart's Campaign Exhaustion DRM of ``cg_date``, shown on each Roster line."""
-    return {"campaign_exhaustion_drm": exhaustion_drm(cg_date)}
+def campaign_exhaustion(cg_date: str, readings: Mapping[str, str]) -> dict[str, Any]:
+    """The Campaign Exhaustion DRM of ``cg_date``, shown on each Roster line
+    (under the readings in force when it is read)."""
+    return {"campaign_exhaustion_drm": exhaustion_drm(cg_date, readings)}
 
 
 #: 9.616-9.617: ABtF's CPP roster, its rule numbers and differences:
@@ -250,6 +252,7 @@ RULESET = Ruleset(
     counted_drms=COUNTED_DRMS,
     lasting=record.LASTING,
     table_rules=record.TABLE_RULES,
+    readings=abtf_readings.READINGS,
     new_date_step="9.612",  # 9.6121 New CG Date
     sequence_rule="9.6",
     definition=definition.MODEL,

@@ -90,7 +90,7 @@ class Determining:
                 rule=rules.record,
             )
         what = f"RG {row['rg']} (event {row['seq']}, item {row['item']})"
-        todo = book.missing(rules, side, entry, row)
+        todo = book.missing(rules, side, entry, row, engine.readings())
         if not todo:
             raise RuleViolation(
                 f"{rules.determine}: {what} needs no further roll", rule=rules.determine
@@ -195,7 +195,7 @@ class Determining:
             while True:
                 todo = [
                     n
-                    for n in book.missing(rules, side, entry, row)
+                    for n in book.missing(rules, side, entry, row, engine.readings())
                     if (n.step or rules.determine) == step and self._hidden(engine, row, n)
                 ]
                 if not todo:
@@ -259,7 +259,7 @@ class Determining:
                     field="stated",
                 )
             what = f"RG {row['rg']} (event {row['seq']}, item {row['item']})"
-            for need in rules.needs(side, entry, row):
+            for need in rules.needs(side, entry, row, engine.readings()):
                 if given.matches(row, need):
                     table = engine.table(need.table)
                     requests = self._requests(engine, ctx, table, need, given.drm, what)
@@ -275,7 +275,7 @@ class Determining:
             entry = book.find_entry(chart, row["rg"])
             if row["cg_date"] != engine.cg_date or entry is None:
                 continue
-            for need in book.missing(rules, side, entry, row):
+            for need in book.missing(rules, side, entry, row, engine.readings()):
                 if (need.step or rules.determine) == step and self._hidden(engine, row, need):
                     return True
         return False
@@ -344,7 +344,7 @@ class Determining:
                     for r in rows
                     if r["cg_date"] == engine.cg_date
                     and (e := book.find_entry(chart, r["rg"])) is not None
-                    and book.missing(rules, side, e, r)
+                    and book.missing(rules, side, e, r, engine.readings())
                 ),
                 None,
             )
@@ -359,7 +359,7 @@ class Determining:
                     for r in rows
                     if r["seq"] == wanted
                     and (e := book.find_entry(chart, r["rg"])) is not None
-                    and book.missing(rules, side, e, r)
+                    and book.missing(rules, side, e, r, engine.readings())
                 )
         candidates = [r for r in rows if r["seq"] == wanted]
         if not candidates:
@@ -401,7 +401,7 @@ class Determining:
             entry = book.find_entry(chart, row["rg"])
             if entry is None:
                 continue
-            for need in book.missing(self.purchases, side, entry, row):
+            for need in book.missing(self.purchases, side, entry, row, engine.readings()):
                 if (need.step or self.purchases.determine) == step:
                     out.append(f"{need.label} (event {row['seq']}, item {row['item']})")
                     break

@@ -169,7 +169,7 @@ class Purchasing(Determining, Fortifying):
                 )
             if group is None and len(groups) == 1:
                 group = groups[0]
-            cost, applied = book.price(rules, side, entry, item.modifiers)
+            cost, applied = book.price(rules, side, entry, item.modifiers, engine.readings())
             if item.cpp is not None and item.cpp != cost:
                 how = f" with {', '.join(applied)}" if applied else ""
                 raise InvalidInput(

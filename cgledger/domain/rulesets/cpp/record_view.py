@@ -16,12 +16,14 @@ def record_view(
     state: Mapping[str, Any],
     chart: Sequence[Mapping[str, Any]],
     visible: Callable[[int | None], bool],
+    readings: Mapping[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The RG Purchase Record (8.6198, 9.6178) of ``side`` as one viewer may
     see it: one row per RG, with every column of the paper record. A purchase
     the viewer may not see is one stub per event, whatever it bought (an empty
     secret batch too); a result whose roll the viewer may not see is ``null``
-    and named in ``hidden``."""
+    and named in ``hidden``. ``readings``: those in force (DESIGN §14), which
+    say which rolls a row needs."""
     rows: list[book.Row] = state.get("record", {}).get(side, [])
     by_seq: dict[int, list[book.Row]] = {}
     for row in rows:
@@ -38,7 +40,7 @@ def record_view(
             out.append({"seq": event["seq"], "cg_date": event["cg_date"], "redacted": True})
             continue
         for row in by_seq.get(event["seq"], ()):
-            out.append(_row_view(rules, side, row, chart, visible, bought))
+            out.append(_row_view(rules, side, row, chart, visible, bought, readings or {}))
     return out
 
 
@@ -49,6 +51,7 @@ def _row_view(
     chart: Sequence[Mapping[str, Any]],
     visible: Callable[[int | None], bool],
     bought: dict[str, int],
+    readings: Mapping[str, str],
 ) -> dict[str, Any]:
     entry = book.find_entry(chart, row["rg"]) or {}
     results = row["results"]
@@ -61,7 +64,9 @@ def _row_view(
     if not row["ob"]:
         bought[row["rg"]] = p = bought.get(row["rg"], 0) + 1
         r = None if cg_max is None else cg_max - p
-    every = _all_needs(rules, side, entry, row)  # once per row: missing ones filtered below
+    every = _all_needs(
+        rules, side, entry, row, readings
+    )  # once per row: missing ones filtered below
     needs = [n for n in every if n.key not in results]  # book.missing, without a second call
     strength = _value(shown, "strength")
     depletes = any(n.key == "strength" for n in every)
@@ -121,9 +126,13 @@ HIDEABLE = frozenset(
 
 
 def _all_needs(
-    rules: book.PurchaseRules, side: str, entry: Mapping[str, Any], row: book.Row
+    rules: book.PurchaseRules,
+    side: str,
+    entry: Mapping[str, Any],
+    row: book.Row,
+    readings: Mapping[str, str],
 ) -> list[book.Need]:
-    return [] if rules.needs is None or not entry else rules.needs(side, entry, row)
+    return [] if rules.needs is None or not entry else rules.needs(side, entry, row, readings)
 
 
 def _value(shown: Mapping[str, Mapping[str, Any]], key: str) -> Any:

@@ -74,7 +74,7 @@ class RosterView:
                 "cpp_base": line["base"],
             }
             if self.scheme.extras is not None:
-                out.update(self.scheme.extras(line["cg_date"]))
+                out.update(self.scheme.extras(line["cg_date"], engine.readings()))
             for name, (known, value) in columns.items():
                 out[name] = value if known else None
             # Each RG is shown once its own event is visible, even if others are not.
@@ -159,7 +159,8 @@ class RosterView:
         """The RG Purchase Record (8.6198, 9.6178) and the Fortifications
         bought and set up (8.621, 8.6242), as one viewer may see them."""
         buy = self.purchases
-        record = record_view(buy, side, engine.rules, self.chart(engine, side), visible)
+        chart = self.chart(engine, side)
+        record = record_view(buy, side, engine.rules, chart, visible, engine.readings())
         placed = []
         for entry in engine.rules.get("placed", {}).get(side, []):
             if visible(entry["seq"]):

@@ -14,7 +14,7 @@ a Recon dr) are added by its subclass of :class:`CppRules`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -53,8 +53,8 @@ class CppScheme:
     ruleset's purchase rules; ``recon``: the Recon step, if the ruleset has
     one (its roster then shows the Recon columns; the ruleset adds the
     command). ``halve_left``: unspent CPP are divided by two, FRU, into Left.
-    ``extras``: public fields of a roster line for a CG Date (e.g. a Campaign
-    Exhaustion DRM).
+    ``extras``: public fields of a roster line for a CG Date under the
+    readings in force (DESIGN §14; e.g. a Campaign Exhaustion DRM).
     """
 
     replenish: str
@@ -65,7 +65,7 @@ class CppScheme:
     purchases: PurchaseRules
     recon: str | None = None
     halve_left: bool = False
-    extras: Callable[[str], dict[str, Any]] | None = None
+    extras: Callable[[str, Mapping[str, str]], dict[str, Any]] | None = None
 
 
 class CppRules(Purchasing, RosterView, Rules):

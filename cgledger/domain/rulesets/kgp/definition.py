@@ -42,6 +42,8 @@ from cgledger.domain.definitions import (
     raise_problems,
 )
 from cgledger.domain.mapgen import synthetic_map_group
+from cgledger.domain.rulesets.kgp import readings as kgp_readings
+from cgledger.domain.rulesets.readings import Reading
 
 US = "US"
 GERMAN = "German"
@@ -137,6 +139,8 @@ class KgpDefinition(CGDefinition[SideT], Generic[SideT]):
     RG_DATE_MAX_PER_MAP_GROUP: ClassVar[bool] = True
     #: 8.617: "by mutual consent players may choose to use the optional 8.6171 table(s)".
     OPTIONAL_RULES: ClassVar[tuple[str, ...]] = ("8.6171",)
+    #: DESIGN §14: the readings a definition may select (``kgp.readings``).
+    READINGS: ClassVar[tuple[Reading, ...]] = kgp_readings.READINGS
 
     rg_chart: Mapping[SideT, Annotated[Sequence[KgpRGEntry], Field(max_length=MAX_RG_PER_SIDE)]] = (
         Field(default_factory=dict, description="each side's RG chart (8.619-8.6197)")

@@ -5,8 +5,11 @@ rolls 8.6201-8.6206 that determine each RG on the RG Purchase Record, and the
 Readings (each easy to correct here):
 
 * 8.6194a STANDARD ON-MAP SETUP is cut by the OCR after "each U.S./"; its
-  price change is read as b)'s, +50% (FRD), for the same ID letters (and
-  "HW" for the German). UNVERIFIED.
+  price change is a reading the players agree (``kgp_readings.STANDARD_ON_MAP``,
+  DESIGN §14; by default b)'s +50% (FRD)), for the same ID letters (and "HW"
+  for the German).
+* 8.6206: which personnel column is the U.S. one is a reading
+  (``kgp_readings.LEADER_COLUMNS``; by default the first).
 * 8.6194b reads 'T', "V" or "G"; 'T' is read "I", the letters 8.6197 names.
 * 8.6203 does not say which Med Tank Pltn uses table I or II: V3 is read as
   table I and V4 as table II.
@@ -39,6 +42,7 @@ from cgledger.domain.purchases import (
     PurchaseRules,
     Row,
 )
+from cgledger.domain.rulesets.kgp import readings as kgp_readings
 
 US = "US"
 GERMAN = "German"
@@ -52,7 +56,10 @@ MODIFIERS = (
         "FRD",
         (US, GERMAN),
         ("I", "V", "G", "HW"),
-        reading="cut by the OCR after 'each U.S./'; read as 8.6194b's +50% (FRD)",
+        reading="cut by the OCR after 'each U.S./'; its amount is the reading "
+        "'standard-on-map-cost' (GET /v1/rulesets/kgp/readings)",
+        amount_reading=kgp_readings.STANDARD_ON_MAP.id,
+        amounts=(("plus-50-frd", 50, "FRD"), ("plus-50-fru", 50, "FRU"), ("plus-100", 100, "FRD")),
     ),
     PriceModifier(
         "early-entry",
@@ -72,14 +79,18 @@ _SW = "kgp:8.6204"
 _HW = "kgp:8.6205"
 #: 8.6203, read: V3 on table I, V4 on table II.
 _MED_TANK = {"V3": "kgp:8.6203-I", "V4": "kgp:8.6203-II"}
-_LEADER = {US: "kgp:8.6206-us", GERMAN: "kgp:8.6206-german"}
+#: 8.6206's personnel columns by side, under each choice of ``kgp_readings.LEADER_COLUMNS``.
+_LEADER = {
+    "us-first": {US: "kgp:8.6206-us", GERMAN: "kgp:8.6206-german"},
+    "german-first": {US: "kgp:8.6206-us-column-2", GERMAN: "kgp:8.6206-german-column-1"},
+}
 _ARMOR_LEADER = "kgp:8.6206-armor"
 
 
-def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
+def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, str]) -> list[Need]:
     """The rolls an RG on the record needs, in order, as far as its results so
     far decide them (a Depleted platoon's SW rolls appear once 8.6201 says
-    Depleted)."""
+    Depleted), under the ``readings`` in force (DESIGN §14)."""
     rg = str(entry["id"])
     done = row["results"]
     out: list[Need] = []
@@ -139,7 +150,7 @@ def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
     out.append(
         Need(
             "leader",
-            _ARMOR_LEADER if armor else _LEADER[side],
+            _ARMOR_LEADER if armor else _LEADER[kgp_readings.LEADER_COLUMNS.chosen(readings)][side],
             "8.6206",
             f"8.6206 leader DR for {rg}",
             drms=tuple(drms),
@@ -244,7 +255,7 @@ RULES = PurchaseRules(
         *_MED_TANK.values(),
         _SW,
         _HW,
-        *_LEADER.values(),
+        *(table for by_side in _LEADER.values() for table in by_side.values()),
         _ARMOR_LEADER,
     ),
 )

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from cgledger.domain.rulesets.base import CountedDrm, Facts, Lasting, TableRule, period_date_key
+from cgledger.domain.rulesets.kgp import readings as kgp_readings
 from cgledger.domain.rulesets.kgp import tables as kgp_tables
 
 #: The periods of a CG Date, in their order within a day.
@@ -49,28 +50,24 @@ def _period(period: str) -> Callable[[Facts], int]:
 
 def scenarios_after_20_am(facts: Facts) -> int:
     """8.618 "A +1 DRM applies per CG scenario completed after 20 AM": the CG
-    scenarios ended on CG Dates from 20 AM on (see ``SHORTAGE_READING``)."""
+    scenarios ended on CG Dates from 20 AM on, or after it, as the reading in
+    force says (``kgp_readings.SHORTAGE``, DESIGN §14)."""
     first = date_key("20 AM")
     assert first is not None
+    inclusive = kgp_readings.SHORTAGE.chosen(facts.readings) == "from-20-am"
     count = 0
     for d in facts.dates:
         key = date_key(d.cg_date)
-        if d.cvp is not None and key is not None and key >= first:
+        if d.cvp is not None and key is not None and (key > first or (inclusive and key == first)):
             count += 1
     return count
-
-
-SHORTAGE_READING = (
-    "8.618 'per CG scenario completed after 20 AM' is read as the scenarios of the CG Dates "
-    "from 20 AM on: the 20 AM scenario is completed after 20 AM's DR, the first one 8.618 "
-    "makes, so it counts on 20 PM."
-)
 
 
 def _preceding_weather(*words: str) -> Callable[[Facts], int | None]:
     """8.6171 "If the preceding CG Date's Weather was ...": from the weather the
     ledger recorded for the preceding CG Date (its Random Weather DR), else not
-    counted (``None``)."""
+    counted (``None``). Whether "Mist & Overcast" is Overcast is a reading
+    (``kgp_readings.MIST_AND_OVERCAST``, DESIGN §14)."""
 
     def count(facts: Facts) -> int | None:
         if len(facts.dates) < 2:
@@ -79,7 +76,11 @@ def _preceding_weather(*words: str) -> Callable[[Facts], int | None]:
         found = facts.last("weather", before=True)
         if found is None or found["cg_date"] != preceding:
             return None
-        return int(any(w in str(found["value"]) for w in words))
+        value = str(found["value"])
+        mixed = "Mist" in value and "Overcast" in value and "Overcast" in words
+        if mixed and kgp_readings.MIST_AND_OVERCAST.chosen(facts.readings) == "not-overcast":
+            return 0
+        return int(any(w in value for w in words))
 
     return count
 
@@ -93,17 +94,13 @@ COUNTED_DRMS = (
     CountedDrm("kgp:8.6201", "days-after-dec-19", "8.6201", _days_after(19)),
     # KGP13 "Per day after 21 December".
     CountedDrm("kgp:KGP13", "days-after-dec-21", "KGP13", _days_after(21)),
-    CountedDrm(
-        "kgp:8.618", "scenarios-after-20-am", "8.618", scenarios_after_20_am,
-        reading=SHORTAGE_READING,
-    ),
+    # 8.618: a reading (``kgp_readings.SHORTAGE``) says which scenarios count.
+    CountedDrm("kgp:8.618", "scenarios-after-20-am", "8.618", scenarios_after_20_am),
     # 8.6171 KGP Random Weather Table.
     CountedDrm("kgp:8.6171", "am", "8.6171", _period("AM")),
     CountedDrm("kgp:8.6171", "dec-22-n-or-later", "8.6171", _on_or_after("22 N")),
-    CountedDrm(
-        "kgp:8.6171", "preceding-overcast", "8.6171", _preceding_weather("Overcast"),
-        reading="'Mist & Overcast' is Overcast weather too.",
-    ),
+    # Is "Mist & Overcast" Overcast? A reading (``kgp_readings.MIST_AND_OVERCAST``).
+    CountedDrm("kgp:8.6171", "preceding-overcast", "8.6171", _preceding_weather("Overcast")),
     CountedDrm("kgp:8.6171", "preceding-clear", "8.6171", _preceding_weather("Clear")),
     # 8.6171 KGP Random Mist Density Table.
     CountedDrm("kgp:8.6171-mist", "am", "8.6171", _period("AM")),

@@ -89,8 +89,9 @@ class ShortageCreate(Body):
         ge=0,
         le=100,
         description="8.618: '+1 DRM ... per CG scenario completed after 20 AM'. Counted by the "
-        "ledger from the CG-Scenario Ends it recorded (those of the CG Dates from 20 AM on); "
-        "leave it out, or state the same number (another one is 422).",
+        "ledger from the CG-Scenario Ends it recorded (those of the CG Dates from 20 AM on, or "
+        "after it: the reading 'shortage-after-20-am', GET /v1/rulesets/kgp/readings); leave "
+        "it out, or state the same number (another one is 422).",
     )
     client_nonce: str | None = Nonce
 

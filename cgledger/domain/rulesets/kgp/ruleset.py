@@ -40,6 +40,7 @@ from cgledger.domain.rulesets.base import (
     period_date_normalizer,
 )
 from cgledger.domain.rulesets.kgp import definition, record
+from cgledger.domain.rulesets.kgp import readings as kgp_readings
 from cgledger.domain.rulesets.kgp import tables as kgp_tables
 from cgledger.domain.rulesets.kgp.rules import KgpRules
 
@@ -124,7 +125,10 @@ CAMPAIGNS = MappingProxyType(
 #: 8.6 RePh Sequence, as listed in the seed, with its markers: "§" (8.601-.603
 #: reach CG-Scenario End), "†" (8.618-.621, the only steps before a CG Initial
 #: Scenario), "*" (8.612-.623, repeated until 8.623 generates a scenario) and
-#: "‡" (read on 8.624-.625; the seed's list prints none, see their ``reading``).
+#: "‡" (the seed's list prints none: on 8.624-.625 by default, a reading the
+#: players agree, ``kgp_readings.SETUP_MARKERS``; see their ``reading``).
+#: The markers of 8.624-.625 under each choice of ``kgp_readings.SETUP_MARKERS``.
+_SETUP_MARKERS = (("marked", ("‡",)), ("unmarked", ()))
 REPH_STEPS = (
     RePhStep("8.601", "Conclusion of Melee", markers=("§",)),
     RePhStep("8.602", "Marker Removal", markers=("§",)),
@@ -186,7 +190,10 @@ REPH_STEPS = (
         sealed=("FortificationsPlaced",),
         reading="The seed's 8.6 list prints no '‡' though 8.6 defines it (steps done only if "
         "8.623 generates a non-Initial scenario); only 8.624-.625 follow 8.623 and 8.6241 sets "
-        "up by the 8.6233 scenario type, so '‡' is read here.",
+        "up by the 8.6233 scenario type, so '‡' is read here by default (the reading "
+        "'setup-markers').",
+        marker_reading=kgp_readings.SETUP_MARKERS.id,
+        markers_by_choice=_SETUP_MARKERS,
     ),
     RePhStep(
         "8.625",
@@ -194,7 +201,10 @@ REPH_STEPS = (
         markers=("‡",),
         reading="The seed's 8.6 list prints no '‡' though 8.6 defines it (steps done only if "
         "8.623 generates a non-Initial scenario); only 8.624-.625 follow 8.623 and 8.625 moves "
-        "first by the 8.6233 scenario type, so '‡' is read here.",
+        "first by the 8.6233 scenario type, so '‡' is read here by default (the reading "
+        "'setup-markers').",
+        marker_reading=kgp_readings.SETUP_MARKERS.id,
+        markers_by_choice=_SETUP_MARKERS,
     ),
 )
 
@@ -216,6 +226,7 @@ RULESET = Ruleset(
     counted_drms=record.COUNTED_DRMS,
     lasting=record.LASTING,
     table_rules=record.TABLE_RULES,
+    readings=kgp_readings.READINGS,
     new_date_step="8.612",  # 8.6121 New CG Date
     sequence_rule="8.6",
     definition=definition.MODEL,

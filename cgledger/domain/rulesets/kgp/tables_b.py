@@ -29,10 +29,12 @@ table's ``notes``):
   then says "Using the above methods for Depleted RG"; read as the 8.6204
   method: received on an Original dr ≤ 4, otherwise forfeit.
 * 8.6206: the OCR lost the column headers ("Personnel Leader", "Personnel
-  Leader", "Armor Leader"). The first personnel column is read as U.S. and
-  the second as German: these rules list the U.S. before the German in every
-  side-by-side chart (8.6161 CPP Base # pairs, as this project already reads
-  them; 8.6204 SW charts; the 8.621 footnote "U.S./German"), and the sibling
+  Leader", "Armor Leader"). Which is U.S. is a reading the players agree
+  (``kgp.readings.LEADER_COLUMNS``, DESIGN §14); by default the first
+  personnel column is U.S. and the second German: these rules list the U.S.
+  before the German in every side-by-side chart (8.6161 CPP Base # pairs, as
+  this project already reads them; 8.6204 SW charts; the 8.621 footnote
+  "U.S./German"), and the sibling
   CG leader table (seed 003, 9.6183) puts the Allied column, which is also the
   better one, first. The armor column serves both sides (its "*" names the
   German Pz VIB; KGP17 has U.S. armor leaders). The DRM cut off as "+1 If the
@@ -350,10 +352,11 @@ HW_PLTN_EQUIPMENT = Table(
 )
 
 # 8.6206 LEADER TABLES
-# Reading: the OCR lost the column headers; the first "Personnel Leader" column is read
-# as U.S., the second as German (U.S. first in this rule's side-by-side charts; see the
-# notes). The DRM cut off as "+1 If the current CG Date is or/" keeps its surviving words
-# ("or/" read "on/") and applies to all three columns.
+# Reading: the OCR lost the column headers; which "Personnel Leader" column is the U.S.
+# one is a reading the players agree (``kgp.readings.LEADER_COLUMNS``, DESIGN §14): by
+# default the first is U.S., the second German. The DRM cut off as "+1 If the current
+# CG Date is or/" keeps its surviving words ("or/" read "on/") and applies to all three
+# columns.
 NO_LEADER = "No leader (-)"
 _ELITE = fixed("all-elite", -1, "If all MMC in the RG are Elite (NA to armor leader)")
 _DEPLETED = fixed("depleted", +1, "If the RG is Depleted (NA to U.S.)")
@@ -396,24 +399,46 @@ def _leader(
     )
 
 
-LEADER_US = _leader(
-    "us",
-    "U.S. Personnel Leader",
-    (_ELITE, _CG_DATE),
+#: The two personnel columns as printed, first and second, with their notes.
+_COLUMN_1 = (
     (le(1, "10-3"), eq(2, "10-2"), eq(3, "9-2"), eq(4, "9-1"), span(5, 6, "8-1"),
      span(7, 8, "8-0"), eq(9, "7-0"), eq(10, "6+1"), ge(11, NO_LEADER)),
     "Rows 5 and 6 both read 8-1 and are one band; the first row reads '1' (written ≤ 1).",
-    sides=("US",),
 )  # fmt: skip
-LEADER_GERMAN = _leader(
-    "german",
-    "German Personnel Leader",
-    (_ELITE, _DEPLETED, _CG_DATE),
+_COLUMN_2 = (
     (le(1, "10-3"), eq(2, "10-2"), eq(3, "9-2"), eq(4, "9-1"), eq(5, "8-1"), eq(6, "8-0"),
      span(7, 9, "7-0"), eq(10, "6+1"), ge(11, NO_LEADER)),
     "Rows 7-8 and 9 both read 7-0 and are one band; the first row reads '1' (written ≤ 1).",
-    sides=("German",),
 )  # fmt: skip
+_US_DRMS = (_ELITE, _CG_DATE)
+_GERMAN_DRMS = (_ELITE, _DEPLETED, _CG_DATE)
+LEADER_US = _leader("us", "U.S. Personnel Leader", _US_DRMS, *_COLUMN_1, sides=("US",))
+LEADER_GERMAN = _leader(
+    "german", "German Personnel Leader", _GERMAN_DRMS, *_COLUMN_2, sides=("German",)
+)
+# The reading "leader-columns": "german-first" (``kgp.readings.LEADER_COLUMNS``,
+# DESIGN §14): each side reads the other personnel column, with its own DRMs.
+_SWAPPED = (
+    "Read only under the reading 'leader-columns': 'german-first' (GET "
+    "/v1/rulesets/kgp/readings): the first personnel column is the German one, the "
+    "second the U.S. one."
+)
+LEADER_US_COLUMN_2 = _leader(
+    "us-column-2",
+    "U.S. Personnel Leader (second column)",
+    _US_DRMS,
+    *_COLUMN_2,
+    _SWAPPED,
+    sides=("US",),
+)
+LEADER_GERMAN_COLUMN_1 = _leader(
+    "german-column-1",
+    "German Personnel Leader (first column)",
+    _GERMAN_DRMS,
+    *_COLUMN_1,
+    _SWAPPED,
+    sides=("German",),
+)
 LEADER_ARMOR = _leader(
     "armor",
     "Armor Leader",
@@ -608,6 +633,8 @@ TABLES = registry(
     LEADER_US,
     LEADER_GERMAN,
     LEADER_ARMOR,
+    LEADER_US_COLUMN_2,
+    LEADER_GERMAN_COLUMN_1,
     RECON,
     DUAL_ATTACK_SETUP,
     DUAL_ATTACK,

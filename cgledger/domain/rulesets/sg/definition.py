@@ -21,6 +21,8 @@ from __future__ import annotations
 from typing import Any, ClassVar, Generic
 
 from cgledger.domain.definitions import CGDefinition, SideT, definition_model, hex_entry
+from cgledger.domain.rulesets.readings import Reading
+from cgledger.domain.rulesets.sg import readings as sg_readings
 
 AMERICAN = "American"
 GERMAN = "German"
@@ -33,6 +35,8 @@ class SgDefinition(CGDefinition[SideT], Generic[SideT]):
 
     #: 3.4: only the American purchases reinforcements (3.5: German drs).
     PURCHASING_SIDES: ClassVar[tuple[str, ...] | None] = (AMERICAN,)
+    #: DESIGN §14: the readings a definition may select (``sg.readings``).
+    READINGS: ClassVar[tuple[Reading, ...]] = sg_readings.READINGS
 
 
 MODEL = definition_model(SIDES, SgDefinition)

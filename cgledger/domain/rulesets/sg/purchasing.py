@@ -9,6 +9,8 @@ Readings (each easy to correct here):
   seed): "a" an Armor Group (3.4 armor type dr; 3.6 leader DR on the American
   Armor column), "i" an Armored Infantry Platoon (3.6 leader DR on the
   American Infantry column), "m4" an M4 Armor Group (3.7 M4 Model DR).
+  Whether an "m4" line is an Armor Group too is a reading the players agree
+  (``sg_readings.M4_GROUP``, DESIGN §14; by default it is not).
 * 3.5's German Reinforcement drs (rows A-C) and the German 3.6 leaders they
   lead to are not here: their tables are not in the seed.
 """
@@ -19,21 +21,30 @@ from collections.abc import Mapping
 from typing import Any
 
 from cgledger.domain.purchases import Need, PurchaseRules, Row
+from cgledger.domain.rulesets.sg import readings as sg_readings
 
 AMERICAN = "American"
 
 
-def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
+def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, str]) -> list[Need]:
+    """The rolls a group bought needs (3.4, 3.6, 3.7), by its chart line's
+    footnotes, under the ``readings`` in force (DESIGN §14)."""
     del row
     rg = str(entry["id"])
     notes = set(entry.get("footnotes") or ())
     out: list[Need] = []
     if side != AMERICAN:
         return out
-    if "a" in notes:
+    m4 = "m4" in notes
+    # 3.7 "M4 Armor Reinforcement Group": an Armor Group too? (``sg_readings.M4_GROUP``)
+    how = sg_readings.M4_GROUP.chosen(readings)
+    armor = "a" in notes or (m4 and how != "model-only")
+    if "a" in notes or (m4 and how == "armor-group"):
+        # 3.4 "For each Armor Group purchased, make a dr to determine armor type."
         out.append(Need("armor", "sg:3.4", "3.4", f"3.4 armor type dr for {rg}", step="3.4"))
-    if "a" in notes or "i" in notes:
-        column = "armor" if "a" in notes else "infantry"
+    if armor or "i" in notes:
+        # 3.6 "For each American Armored Infantry Platoon and Armor Reinforcement Group"
+        column = "armor" if armor else "infantry"
         out.append(
             Need(
                 "leader",
@@ -43,7 +54,7 @@ def needs(side: str, entry: Mapping[str, Any], row: Row) -> list[Need]:
                 step="3.6",
             )
         )
-    if "m4" in notes:
+    if m4:
         out.append(Need("models", "sg:3.7", "3.7", f"3.7 M4 Model DR for {rg}", step="3.7"))
     return out
 

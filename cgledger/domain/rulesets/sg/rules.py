@@ -170,7 +170,12 @@ class SgRules(Purchasing, Rules):
         return {
             "rule": "3.4",
             "rows": record_view(
-                self.purchases, side, engine.rules, self.chart(engine, side), visible
+                self.purchases,
+                side,
+                engine.rules,
+                self.chart(engine, side),
+                visible,
+                engine.readings(),
             ),
             "fortifications": {"rule": None, "placed": []},
         }

@@ -19,6 +19,7 @@ from cgledger.domain.rulesets.base import (
     period_date_normalizer,
 )
 from cgledger.domain.rulesets.sg import definition
+from cgledger.domain.rulesets.sg import readings as sg_readings
 from cgledger.domain.rulesets.sg import tables as sg_tables
 from cgledger.domain.rulesets.sg.rules import SgRules
 
@@ -100,6 +101,7 @@ RULESET = Ruleset(
     sequence_rule="1.2",  # "complete each step before moving on to the next step"
     definition=definition.MODEL,
     sample_definition=definition.SAMPLE,
+    readings=sg_readings.READINGS,
     tables=bind_steps(sg_tables.TABLES, REPH_STEPS),
     rules=SgRules(),
     notes="Purchase Points (2.91-2.92) are recorded at each CG-Scenario End and spent on the "
