@@ -145,7 +145,7 @@ def verify_bytes(
         if lvp.mismatches:
             bad = lvp.mismatches[0]
             raise VerificationError(
-                f"the CG-Scenario End records {bad.what} {bad.recorded}, but the CG definition "
+                f"the {bad.event} records {bad.what} {bad.recorded}, but the CG definition "
                 f"and the Control events before it give {bad.rebuilt} (8.6032-8.6033)",
                 bad.seq,
             )

@@ -141,7 +141,9 @@ def test_the_second_chit_reveals_both_and_reads_the_8_6232_matrix(
         assert out["setup_first"] == ("US" if dr == 3 else "German")
     else:
         assert "roll" not in determined["payload"]
-        assert out["setup_first"] is None
+        # 8.6233c "The U.S. sets up first", d "The German sets up first"; Idle: none.
+        first = {"german-assault": "US", "us-assault": "German"}.get(scenario)
+        assert out["setup_first"] == determined["payload"]["setup_first"] == first
     body = kgp.client.get(f"{kgp.url}/export", headers=kgp.h("German")).content
     report = verify_bytes(body)
     assert report.rolls_recomputed == (1 if scenario == "dual-attack" else 0)

@@ -6,6 +6,14 @@ Current-LVP and CG-LVP Totals from the Control events before it.
 It folds the records in order, in time linear in the events: each Control
 change moves a Location's LVP from one side's total to the other's; an undo
 (``UndoApplied``) rebuilds the Control from the events still in force.
+
+An Idle date (``InitiativeDetermined`` of scenario ``idle``) calculates the
+totals too on KGP (8.6232 note 2: "each side calculates its Current-LVP and
+CG-LVP Totals"), so the next CG-Scenario End adds to its CG-LVP (8.6033
+"its preceding CG Date's CG-LVP Total"); its event records the row, which is
+compared. An Idle date whose event records none (ABtF, whose 9.62132 note 2
+calculates no totals, or a KGP log written before the ledger kept the row) is
+counted both ways: the next CG-Scenario End may add to it or skip it.
 Current-LVP of a side is the LVP of the hexes whose ground Location it
 Controls (the reading of DESIGN §9: LVP is stored per hex and goes with its
 ground Location, level 0 or the hex's lowest level).
@@ -21,18 +29,24 @@ __all__ = ["LvpMismatch", "LvpProjection"]
 
 #: The events the projection reads.
 EVENTS = frozenset(
-    {"CampaignCreated", "DefinitionAmended", "ControlRecorded", "ScenarioEnded", "UndoApplied"}
-)
+    {
+        "CampaignCreated", "DefinitionAmended", "ControlRecorded", "ScenarioEnded",
+        "UndoApplied", "InitiativeDetermined",
+    }
+)  # fmt: skip
+#: The scenario type of two Idle chits (8.6232 note 2, 9.62132 note 2).
+IDLE = "idle"
 
 
 @dataclass(frozen=True)
 class LvpMismatch:
-    """A CG-Scenario End whose recorded LVP the log does not give."""
+    """A CG-Scenario End (or Idle date) whose recorded LVP the log does not give."""
 
     seq: int
     what: str
     recorded: Any
     rebuilt: Any
+    event: str = "CG-Scenario End"
 
 
 @dataclass
@@ -81,11 +95,21 @@ class LvpProjection:
         self.events = 0
         #: CG-Scenario Ends whose recorded LVP was compared.
         self.checked = 0
+        #: Idle dates whose recorded LVP was compared (8.6232 note 2).
+        self.idle_checked = 0
 
     @property
     def rows(self) -> dict[int, dict[str, Any]]:
         """The rebuilt row of each CG-Scenario End still in force (an undo may
         revert one, and an undo of that undo restore it)."""
+        return {
+            seq: row
+            for seq, row in self._ended.items()
+            if seq not in self._reverted and not row.get("unrecorded")
+        }
+
+    def _in_force(self) -> dict[int, dict[str, Any]]:
+        """Every row in force, with the Idle dates whose event records none."""
         return {seq: row for seq, row in self._ended.items() if seq not in self._reverted}
 
     def apply_all(self, records: Iterable[Mapping[str, Any]]) -> LvpProjection:
@@ -111,6 +135,8 @@ class LvpProjection:
             for change in p.get("control") or ():
                 self._change(seq, change["map_group"], change["locations"])
             self._scenario_end(seq, p)
+        elif kind == "InitiativeDetermined" and p.get("scenario") == IDLE:
+            self._idle_date(seq, p)
         elif kind == "UndoApplied":
             self._reverted.update(int(s) for s in p["reverts"])
             self._reverted.difference_update(int(s) for s in p["restores"])
@@ -162,26 +188,82 @@ class LvpProjection:
                     totals[side] += values[key]
         return totals
 
-    def _scenario_end(self, seq: int, payload: Mapping[str, Any]) -> None:
-        recorded = payload.get("lvp")
-        if recorded is None:
-            return
-        in_force = self.rows
-        last = in_force[max(in_force)] if in_force else None
+    def _row(
+        self, seq: int, payload: Mapping[str, Any], last: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """The row 8.6033 gives now after the row ``last`` (``None``: the first)."""
         if last is not None:
             start, before = last["current_lvp"], last["cg_lvp"]
         else:
             start, before = self._initial_totals(), dict.fromkeys(self.sides, 0)
         current = dict(self.totals)
-        row = {
+        return {
             "seq": seq,
             "cg_date": payload.get("cg_date"),
             "start_lvp": start,
             "current_lvp": current,
             "cg_lvp": {side: before.get(side, 0) + current.get(side, 0) for side in self.sides},
         }
-        self._ended[seq] = row
-        self.checked += 1
-        for what in ("start_lvp", "current_lvp", "cg_lvp"):
+
+    def _candidates(self, seq: int, payload: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The rows the log allows: after the last row in force and, where it is
+        an Idle date whose event records none, also after the last row before
+        the trailing such dates (the Idle date that calculates no totals)."""
+        in_force = self._in_force()
+        ordered = [in_force[s] for s in sorted(in_force)]
+        rows = [self._row(seq, payload, ordered[-1] if ordered else None)]
+        if ordered and ordered[-1].get("unrecorded"):
+            while ordered and ordered[-1].get("unrecorded"):
+                ordered.pop()
+            rows.append(self._row(seq, payload, ordered[-1] if ordered else None))
+        return rows
+
+    def _compare(
+        self, seq: int, recorded: Mapping[str, Any], rows: list[dict[str, Any]], event: str
+    ) -> dict[str, Any]:
+        """The candidate row the recorded one matches, else the first, its
+        differences listed in ``mismatches``."""
+        keys = ("start_lvp", "current_lvp", "cg_lvp")
+        for row in rows:
+            if all(recorded.get(what) == row[what] for what in keys):
+                return row
+        row = rows[0]
+        for what in keys:
             if recorded.get(what) != row[what]:
-                self.mismatches.append(LvpMismatch(seq, what, recorded.get(what), row[what]))
+                self.mismatches.append(LvpMismatch(seq, what, recorded.get(what), row[what], event))
+        return row
+
+    def _scenario_end(self, seq: int, payload: Mapping[str, Any]) -> None:
+        recorded = payload.get("lvp")
+        if recorded is None:
+            return
+        rows = self._candidates(seq, payload)
+        self._ended[seq] = self._compare(seq, recorded, rows, "CG-Scenario End")
+        self.checked += 1
+
+    def _idle_date(self, seq: int, payload: Mapping[str, Any]) -> None:
+        """8.6232 note 2: an Idle date's totals. Its event records them (KGP
+        today), records none (``"lvp": null``: nothing counts LVP), or has no
+        ``lvp`` at all: a row kept as ``unrecorded`` (see the module's head)."""
+        if "lvp" not in payload:
+            # As the ledger reads such a date (``scenario_end.unrecorded_idle_row``):
+            # the last row's Current-LVP, CG-LVP added to it by 8.6033.
+            in_force = self._in_force()
+            if in_force:
+                last = in_force[max(in_force)]
+                current = dict(last["current_lvp"])
+                self._ended[seq] = {
+                    "seq": seq,
+                    "cg_date": payload.get("cg_date"),
+                    "start_lvp": current,
+                    "current_lvp": current,
+                    "cg_lvp": {s: last["cg_lvp"].get(s, 0) + current.get(s, 0) for s in self.sides},
+                    "unrecorded": True,
+                }
+            return
+        recorded = payload["lvp"]
+        if recorded is None:
+            return
+        rows = self._candidates(seq, payload)
+        self._ended[seq] = self._compare(seq, recorded, rows, "Idle date (8.6232 note 2)")
+        self.idle_checked += 1

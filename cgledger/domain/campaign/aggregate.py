@@ -42,7 +42,7 @@ from cgledger.domain.history import MemoryHistory
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-SCHEMA = 13
+SCHEMA = 14
 
 
 class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState):
@@ -341,6 +341,7 @@ DISPATCH: Mapping[str, tuple[Handler, ...]] = {
         Initiative._on_determined,
         Sequence._on_initiative_determined,
         Calendar._on_initiative_determined,
+        ScenarioEnd._on_idle_date,
     ),
     "RePhAdvanced": (Sequence._on_step,),
     "ControlProposed": (Agreement._on_control_proposed,),

@@ -1,6 +1,7 @@
 """Initiative Determination (8.623, 9.6213; DESIGN §8): each side's
 chit, secret until both are chosen (the agreement protocol's joint form),
-the scenario the matrix generates and, for a Dual Attack, the setup dr.
+the scenario the matrix generates, the side that sets up first (by the
+scenario type, or a Dual Attack's setup dr) and a KGP Idle date's LVP.
 
 Slice: ``initiatives`` (by CG Date: the seq of each side's chit, the chits,
 the scenario) and ``chits_used`` (each side's chits of the CG by kind).
@@ -13,16 +14,17 @@ from typing import Any
 
 from cgledger.domain import dice
 from cgledger.domain import tables as tablebook
-from cgledger.domain.campaign.agreement import Agreement
 from cgledger.domain.campaign.core import Applied, reads
+from cgledger.domain.campaign.scenario_end import ScenarioEnd
 from cgledger.domain.campaign.secrets import Secrets
 from cgledger.domain.campaign.tables import Tables
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import InvalidInput, RuleViolation
-from cgledger.domain.rulesets.base import CHITS
+from cgledger.domain.rulesets.base import CHITS, IDLE
+from cgledger.domain.rulesets.sequence import Initiative as InitiativeRule
 
 
-class Initiative(Tables, Secrets, Agreement):
+class Initiative(Tables, Secrets, ScenarioEnd):
     def choose_initiative(
         self,
         ctx: Ctx,
@@ -92,7 +94,7 @@ class Initiative(Tables, Secrets, Agreement):
         chits = {other: entry["chits"][other], side: chit}
         pair = (chits[self.sides[0]], chits[self.sides[1]])
         scenario = ini.scenario(pair)
-        values: dict[str, Any] = {"chits": chits, "scenario": scenario, "setup_first": None}
+        values = self._scenario_values(ini, chits, scenario)
         if scenario == ini.dual_attack and ini.dual_attack_table is not None:
             assert ini.dual_attack_roller is not None
             table = self.table(ini.dual_attack_table)
@@ -113,6 +115,25 @@ class Initiative(Tables, Secrets, Agreement):
                 "setup_first": ini.setup_first[result["outcome"]["band"]],
             }
         return self.append(ctx, "InitiativeDetermined", payload, values, owner=None)
+
+    def _scenario_values(
+        self, ini: InitiativeRule, chits: dict[str, str], scenario: str
+    ) -> dict[str, Any]:
+        """What the matrix's result records: the chits, the scenario type, the
+        side that sets up first where the type names it (8.6233c "GERMAN
+        ASSAULT: ... The U.S. sets up first"; d; 9.62133b/c; a Dual Attack's
+        comes from its dr) and, on an Idle date whose rule calculates the
+        totals, the LVP row (8.6232 note 2: "each side calculates its
+        Current-LVP and CG-LVP Totals and records them (in the current CG
+        Date's line)")."""
+        values: dict[str, Any] = {
+            "chits": chits,
+            "scenario": scenario,
+            "setup_first": ini.setup_first_by_type.get(scenario),
+        }
+        if scenario == IDLE and ini.idle_lvp_rule is not None:
+            values["lvp"] = self.idle_lvp()
+        return values
 
     # ------------------------------------------------------------------ apply
 
@@ -137,7 +158,11 @@ class Initiative(Tables, Secrets, Agreement):
         entry["chits"] = dict(v["chits"])
         entry["determined"] = e.seq
         entry["scenario"] = v["scenario"]
-        entry["setup_first"] = v["setup_first"]
+        # An Assault recorded before the ledger named its side (8.6233c/d,
+        # 9.62133b/c: the type decides, no dr) reads the side the rule names.
+        ini = self.ruleset.initiative
+        named = None if ini is None else ini.setup_first_by_type.get(v["scenario"])
+        entry["setup_first"] = v["setup_first"] if v["setup_first"] is not None else named
         for side, chit in v["chits"].items():
             used = self.chits_used.setdefault(side, {})
             used[chit] = used.get(chit, 0) + 1

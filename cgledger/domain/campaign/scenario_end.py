@@ -18,7 +18,7 @@ from cgledger.domain.campaign.sequence import Sequence
 from cgledger.domain.campaign.territory import Territory, book_control
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import InvalidInput, RuleViolation
-from cgledger.domain.rulesets.base import SCENARIO
+from cgledger.domain.rulesets.base import IDLE, SCENARIO
 from cgledger.domain.territory import ControlState
 from cgledger.domain.visibility import REFEREE
 
@@ -185,11 +185,7 @@ class ScenarioEnd(Territory, Sequence, Agreement):
         current = self.current_lvp(book)
         if current is None:
             return None
-        last = list(self.lvp_rows.values())[-1] if self.lvp_rows else None
-        if last is not None:
-            start, before = dict(last["current_lvp"]), dict(last["cg_lvp"])
-        else:
-            start, before = self._lvp_totals({}), dict.fromkeys(self.sides, 0)
+        start, before = self._preceding_lvp()
         territory = []
         for group in self.definition_doc().get("map_groups") or ():
             data = self.map_group_data(group["id"])
@@ -214,7 +210,55 @@ class ScenarioEnd(Territory, Sequence, Agreement):
             "rule": rule,
         }
 
+    def _preceding_lvp(self) -> tuple[dict[str, int], dict[str, int]]:
+        """The Current-LVP and CG-LVP Totals of the preceding CG Date that
+        calculated them (a CG-Scenario End, or a KGP Idle date: 8.6232 note 2),
+        or the totals of ``initial_control`` and none before the first."""
+        last = list(self.lvp_rows.values())[-1] if self.lvp_rows else None
+        if last is not None:
+            return dict(last["current_lvp"]), dict(last["cg_lvp"])
+        return self._lvp_totals({}), dict.fromkeys(self.sides, 0)
+
+    def idle_lvp(self) -> dict[str, Any] | None:
+        """An Idle date's LVP row where the ruleset's Idle date calculates the
+        totals (8.6232 note 2: "each side calculates its Current-LVP and CG-LVP
+        Totals"): Current-LVP from Control now, CG-LVP by 8.6033 ("adding its
+        Current-LVP Total to its preceding CG Date's CG-LVP Total"); ``None``
+        where the ruleset's Idle date calculates none (ABtF) or nothing counts
+        LVP (SG)."""
+        ini = self.ruleset.initiative
+        current = self.current_lvp()
+        if ini is None or ini.idle_lvp_rule is None or current is None:
+            return None
+        start, before = self._preceding_lvp()
+        return {
+            "start_lvp": start,
+            "current_lvp": current,
+            "cg_lvp": {side: before.get(side, 0) + current[side] for side in self.sides},
+            "winner": None,
+            "rule": f"{ini.idle_lvp_rule}: an Idle date generates no scenario",
+        }
+
     # ------------------------------------------------------------------ apply
+
+    @reads("cg_date", "scenario", "lvp")
+    def _on_idle_date(self, e: Applied) -> None:
+        """An Idle date's LVP row (8.6232 note 2) as its InitiativeDetermined
+        records it. One recorded before the ledger kept the row (no ``lvp``)
+        gets the row the rule gives from the last one (``unrecorded_idle_row``)."""
+        v = e.values
+        ini = self.ruleset.initiative
+        if v["scenario"] != IDLE or ini is None or ini.idle_lvp_rule is None:
+            return
+        if "lvp" in v:
+            row = v["lvp"]
+        elif self.lvp_rows:
+            last = list(self.lvp_rows.values())[-1]
+            row = unrecorded_idle_row(last, self.sides, ini.idle_lvp_rule)
+        else:
+            row = None
+        if row is not None:
+            self.lvp_rows[v["cg_date"]] = dict(row)
 
     @reads("cg_date", "cvp", "lvp")
     def _on_scenario_ended(self, e: Applied) -> None:
@@ -222,6 +266,23 @@ class ScenarioEnd(Territory, Sequence, Agreement):
         self.scenario_ends[v["cg_date"]] = dict(v.get("cvp") or {})
         if v.get("lvp") is not None:
             self.lvp_rows[v["cg_date"]] = dict(v["lvp"])
+
+
+def unrecorded_idle_row(last: dict[str, Any], sides: list[str], rule: str) -> dict[str, Any]:
+    """The row of an Idle date whose event records none (written before the
+    ledger kept it): 8.6232 note 2's totals with the Current-LVP of the last
+    row (that release read Control only at CG-Scenario End, and its Idle row
+    showed that Current-LVP), CG-LVP by 8.6033 (the Current-LVP plus the
+    preceding CG Date's CG-LVP). ``cgledger verify`` counts it the same way
+    (``projections.lvp``)."""
+    current = dict(last["current_lvp"])
+    return {
+        "start_lvp": dict(last["current_lvp"]),
+        "current_lvp": current,
+        "cg_lvp": {s: last["cg_lvp"].get(s, 0) + current.get(s, 0) for s in sides},
+        "winner": None,
+        "rule": f"{rule}: an Idle date generates no scenario",
+    }
 
 
 #: How many Locations a refusal names where two bodies' Control differs.

@@ -187,6 +187,11 @@ class Ruleset:
     def _check_initiative(self, ini: Initiative) -> None:
         if ini.step is not None and ini.step not in self._step_index:
             raise ValueError(f"{self.id}: the Initiative step {ini.step} is not a RePh step")
+        by_type = ini.setup_first_by_type
+        if not set(by_type) <= set(self.scenario_types) - {ini.dual_attack}:
+            raise ValueError(f"{self.id}: setup_first_by_type names an unknown scenario type")
+        if not set(by_type.values()) <= set(self.sides):
+            raise ValueError(f"{self.id}: setup_first_by_type names an unknown side")
         if ini.dual_attack_table is None:
             return
         table = self.tables.get(ini.dual_attack_table)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from cgledger.domain.tables import Table
@@ -106,6 +106,16 @@ class Initiative:
     dual_attack_table: str | None = None
     dual_attack_roller: str | None = None
     setup_first: tuple[str, ...] = ()
+    #: The side that sets up first in each scenario type the rule names it for
+    #: (8.6233c "GERMAN ASSAULT: ... The U.S. sets up first", 9.62133b "The
+    #: British player sets up first"): no dr, the type decides. A type absent
+    #: here has no side that sets up first (Idle) or a dr (``dual_attack``).
+    setup_first_by_type: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    #: The rule by which an Idle date calculates each side's Current-LVP and
+    #: CG-LVP Totals (8.6232 note 2, with 8.6033's sum); ``None``: the
+    #: ruleset's Idle date calculates none (ABtF 9.62132 note 2 repeats steps
+    #: 9.612-.620 only), so its LVP row repeats the last one.
+    idle_lvp_rule: str | None = None
 
     def scenario(self, chits: tuple[str, str]) -> str:
         return self.matrix[chits]

@@ -277,6 +277,14 @@ RULESET = Ruleset(
         dual_attack_table="abtf:9.6213a",
         dual_attack_roller=GERMAN,
         setup_first=(BRITISH, GERMAN),
+        # 9.62133b "German Assault - ... The British player sets up first and the
+        # German player moves first"; c "British Assault - ... The German player
+        # sets up first and the British player moves first".
+        setup_first_by_type=MappingProxyType(
+            {"german-assault": BRITISH, "british-assault": GERMAN}
+        ),
+        # 9.62132 note 2 names no LVP ("each side repeats RePh steps
+        # 9.612-.620"), so an Idle date calculates no totals (idle_lvp_rule None).
     ),
     rules=AbtfRules("abtf", cpp_base, CPP),
     tables=bind_steps(abtf_tables.TABLES, REPH_STEPS),

@@ -253,5 +253,11 @@ RULESET = Ruleset(
         dual_attack_table="kgp:8.6233a",
         dual_attack_roller=US,
         setup_first=(US, GERMAN),
+        # 8.6233c "GERMAN ASSAULT: ... The U.S. sets up first, and the German
+        # moves first"; d "U.S. ASSAULT: ... The German sets up first".
+        setup_first_by_type=MappingProxyType({"german-assault": US, "us-assault": GERMAN}),
+        # 8.6232 note 2: "No scenario generated for this CG Date; each side
+        # calculates its Current-LVP and CG-LVP Totals and records them".
+        idle_lvp_rule="8.6232",
     ),
 )
