@@ -67,10 +67,10 @@ def secret_patterns() -> dict[str, str]:
     for rg in sorted(german.keys() - us.keys()):
         out[f"RG {rg}"] = rf'"{re.escape(rg)}"'
     us_names = {e["name"] for e in us.values()}
-    for entry in german.values():
+    bought = {item["rg"] for item in FIRST + SECOND}
+    for entry in (german[rg] for rg in sorted(bought)):
         if entry["name"] not in us_names:
             out[f"name {entry['name']}"] = re.escape(entry["name"])
-    bought = {item["rg"] for item in FIRST + SECOND}
     for cost in sorted({german[rg]["cpp"] for rg in bought}):
         out[f"cost {cost}"] = rf'"cpp": {cost}\b'
     out["strength"] = r'"strength": "[FD]"'

@@ -27,6 +27,9 @@ from cgledger.domain.rulesets.cpp.bodies import DeterminationCreate
 from cgledger.domain.visibility import REFEREE
 
 SEALED_KIND = "RGDetermined"
+#: How many rolls ahead a stated DRM is checked (``_foreseen``): an RG's
+#: Strength or quality roll, then the rolls it decides.
+FORESEEN = 2
 
 
 def record_result(row: book.Row, seq: int, values: Mapping[str, Any]) -> None:
@@ -259,11 +262,35 @@ class Determining:
                     field="stated",
                 )
             what = f"RG {row['rg']} (event {row['seq']}, item {row['item']})"
-            for need in rules.needs(side, entry, row, engine.readings()):
+            for need in self._foreseen(engine, side, entry, row, FORESEEN):
                 if given.matches(row, need):
                     table = engine.table(need.table)
                     requests = self._requests(engine, ctx, table, need, given.drm, what)
                     tablebook.prepare(table, requests, dict(need.inputs))
+
+    def _foreseen(
+        self, engine: Engine, side: str, entry: Mapping[str, Any], row: book.Row, depth: int
+    ) -> list[book.Need]:
+        """The rolls ``row`` needs now and those the batch may come to after
+        its next ``depth`` rolls, whatever they give (a leader DR waits for
+        the Strength DR, 8.6201-8.6206), so a DRM stated for a later roll of
+        the batch is checked before any die is drawn."""
+        rules = self.purchases
+        assert rules.needs is not None
+        found = list(rules.needs(side, entry, row, engine.readings()))
+        todo = book.missing(rules, side, entry, row, engine.readings())
+        if depth == 0 or not todo:
+            return found
+        first = todo[0]
+        for band, b in enumerate(engine.table(first.table).bands):
+            then = copy.deepcopy(row)
+            value = book.result_value(first, band, b.result)
+            record_result(
+                then, 0, {"need": first.key, "value": value, "band": band, "result": b.result,
+                          "final": 0},
+            )  # fmt: skip
+            found += self._foreseen(engine, side, entry, then, depth - 1)
+        return found
 
     # -------------------------------------------------------------- shared
 

@@ -43,6 +43,7 @@ from cgledger.domain.definitions import (
 )
 from cgledger.domain.mapgen import synthetic_map_group
 from cgledger.domain.rulesets.kgp import readings as kgp_readings
+from cgledger.domain.rulesets.kgp.purchasing import MED_TANK, MED_TANK_TABLES, QUALITY_RG
 from cgledger.domain.rulesets.readings import Reading
 
 US = "US"
@@ -55,15 +56,34 @@ Colour = Annotated[
     str, StringConstraints(min_length=1, max_length=20, pattern=r"^[A-Za-z][A-Za-z -]*$")
 ]
 Colours = Annotated[list[Colour], Field(max_length=10)]
+#: A table id as a chart line names it (``kgp:8.6203-II``).
+TableId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 #: A KGP CG Date as the ruleset writes it (8.617: 19 AM to 23 PM).
 KgpDate = Annotated[str, StringConstraints(max_length=20, pattern=r"^(19|2[0-3]) (AM|PM|N)$")]
 
 
 class KgpRGEntry(RGEntry):
-    """An RG chart line; ``entry_code``: 8.6197 U.S. Entry Code colours."""
+    """An RG chart line; ``entry_code``: 8.6197 U.S. Entry Code colours.
+    What else the line says (DESIGN §14: a chart line's reading belongs on the
+    line): ``elite``, 8.6206's "-1 If all MMC in the RG are Elite", and
+    ``determination_table``, the 8.6203 table a Med Tank Pltn rolls on."""
 
     entry_code: Colours = Field(
         default_factory=list, description="8.6197 U.S. Entry Code colours (U.S. RG only)"
+    )
+    elite: bool | None = Field(
+        default=None,
+        description="8.6206 '-1 If all MMC in the RG are Elite' (NA to armor leader) on the "
+        "leader DR of an 'I'-type RG with footnote 'l': true, the ledger applies it; false, "
+        "never, and a roller who states it is refused (422); null: the chart line does not "
+        "say: the 8.6202 quality dr decides for a U.S. I1, I6 or I8, else the roller states "
+        "the DRM",
+    )
+    determination_table: TableId | None = Field(
+        default=None,
+        description="8.6203: the table a U.S. Med Tank Pltn (RG V3 or V4) rolls its models on, "
+        f"one of {', '.join(MED_TANK_TABLES)}; null: the ledger's reading, "
+        + ", ".join(f"{rg} on {t}" for rg, t in MED_TANK.items()),
     )
 
 
@@ -153,6 +173,8 @@ class KgpDefinition(CGDefinition[SideT], Generic[SideT]):
     def _us_entry_codes(self) -> Self:
         problems: list[Problem] = []
         for side, entries in self.rg_chart.items():
+            for i, entry in enumerate(entries):
+                problems += _chart_line(side, i, entry)
             if side == US:
                 continue
             for i, entry in enumerate(entries):
@@ -167,6 +189,56 @@ class KgpDefinition(CGDefinition[SideT], Generic[SideT]):
                     )
         raise_problems(type(self).__name__, problems)
         return self
+
+
+def _chart_line(side: str, i: int, entry: KgpRGEntry) -> list[Problem]:
+    """What a chart line says of 8.6206's Elite DRM and 8.6203's table, checked
+    against the rules that name the RG it applies to."""
+    problems: list[Problem] = []
+    at = ("rg_chart", side, i)
+    table = entry.determination_table
+    if table is not None and table not in MED_TANK_TABLES:
+        problems.append(
+            (
+                (*at, "determination_table"),
+                "unknown_table",
+                f"8.6203: {table!r} names no 8.6203 table; the tables are "
+                f"{', '.join(MED_TANK_TABLES)}",
+                table,
+            )
+        )
+    elif table is not None and not (side == US and entry.id in MED_TANK):
+        problems.append(
+            (
+                (*at, "determination_table"),
+                "not_allowed",
+                "8.6203: only a U.S. Med Tank Pltn (RG V3 or V4) rolls on an 8.6203 table",
+                table,
+            )
+        )
+    if entry.elite is None:
+        return problems
+    if side == US and entry.id in QUALITY_RG:
+        problems.append(
+            (
+                (*at, "elite"),
+                "not_allowed",
+                f"8.6202: the quality dr decides whether the MMC of a U.S. "
+                f"{', '.join(QUALITY_RG)} are Elite; leave elite null",
+                entry.elite,
+            )
+        )
+    elif not (entry.id.startswith("I") and "l" in entry.footnotes):
+        problems.append(
+            (
+                (*at, "elite"),
+                "not_allowed",
+                "8.6206: the Elite DRM is on the personnel leader DR of an 'I'-type RG with "
+                "footnote 'l' (NA to armor leader)",
+                entry.elite,
+            )
+        )
+    return problems
 
 
 MODEL = definition_model(SIDES, KgpDefinition)
@@ -233,6 +305,19 @@ SAMPLE: dict[str, Any] = {
             },
             {"id": "O1", "name": "Sample OBA", "cpp": 7, "cg_max": 2},
             {"id": "F1", "name": "Sample Fortifications", "cpp": 3, "per_date_max": 1, "fpp": 6},
+            {
+                # 8.6206: a Para platoon's MMC are all Elite; its chart line says so.
+                "id": "I2",
+                "name": "Sample Para Pltn",
+                "cpp": 6,
+                "cg_max": 2,
+                "entry_code": ["blue"],
+                "footnotes": ["l"],
+                "elite": True,
+                "unit_type": "7-4-7",
+                "units": [4],
+                "sw": ["MMG", "BAZ45"],
+            },
         ],
         GERMAN: [
             {
@@ -254,6 +339,18 @@ SAMPLE: dict[str, Any] = {
                 "equipment": ["MMG", "MMG", "HMG"],
             },
             {"id": "F1", "name": "Sample Fortifications", "cpp": 2, "fpp": 5},
+            {
+                # 8.6206: an SS platoon's MMC are all Elite; its chart line says so.
+                "id": "I2",
+                "name": "Sample SS Pltn",
+                "cpp": 5,
+                "cg_max": 3,
+                "footnotes": ["l"],
+                "elite": True,
+                "unit_type": "6-5-8",
+                "units": [3, 2],
+                "sw": ["LMG", "LMG", "PSK"],
+            },
         ],
     },
     "map_groups": [

@@ -12,7 +12,11 @@ Readings (each easy to correct here):
   (``kgp_readings.LEADER_COLUMNS``; by default the first).
 * 8.6194b reads 'T', "V" or "G"; 'T' is read "I", the letters 8.6197 names.
 * 8.6203 does not say which Med Tank Pltn uses table I or II: V3 is read as
-  table I and V4 as table II.
+  table I and V4 as table II, unless the chart line names its table
+  (``determination_table``).
+* 8.6206 "-1 If all MMC in the RG are Elite": the chart line's ``elite``
+  says it (true: applied; false: never); left null, the 8.6202 Elite result
+  decides for a U.S. I1/I6/I8, and the roller states it for any other RG.
 * 8.6204's SW charts lose their empty cells in the OCR, so the SW a
   platoon receives come from its chart line (``sw``), as typed by the players.
 * 8.6205 is cut after "receives all Equipment/": a Depleted HW Pltn makes an
@@ -77,8 +81,13 @@ _STRENGTH = "kgp:8.6201"
 _QUALITY = "kgp:8.6202"
 _SW = "kgp:8.6204"
 _HW = "kgp:8.6205"
-#: 8.6203, read: V3 on table I, V4 on table II.
-_MED_TANK = {"V3": "kgp:8.6203-I", "V4": "kgp:8.6203-II"}
+#: 8.6203, read: V3 on table I, V4 on table II (a chart line's
+#: ``determination_table`` names another).
+MED_TANK = {"V3": "kgp:8.6203-I", "V4": "kgp:8.6203-II"}
+#: 8.6203's tables, "the appropriate table below".
+MED_TANK_TABLES = ("kgp:8.6203-I", "kgp:8.6203-II")
+#: 8.6202: "Each U.S. Inf Pltn (RG I1), Arm'd Inf Pltn (RG I6) and Arm'd MG Pltn (RG I8)".
+QUALITY_RG = ("I1", "I6", "I8")
 #: 8.6206's personnel columns by side, under each choice of ``kgp_readings.LEADER_COLUMNS``.
 _LEADER = {
     "us-first": {US: "kgp:8.6206-us", GERMAN: "kgp:8.6206-german"},
@@ -110,7 +119,7 @@ def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, 
             )
         )
     # 8.6202: U.S. Inf Pltn (RG I1), Arm'd Inf Pltn (I6), Arm'd MG Pltn (I8).
-    quality = side == US and rg in ("I1", "I6", "I8")
+    quality = side == US and rg in QUALITY_RG
     if quality:
         armd = rg in ("I6", "I8")
         out.append(
@@ -123,9 +132,10 @@ def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, 
                 decides=("armd",),
             )
         )
-    # 8.6203: each U.S. Med Tank Pltn (RG V3 or V4).
-    if side == US and rg in _MED_TANK:
-        out.append(Need("models", _MED_TANK[rg], "8.6203", f"8.6203 Med Tank models DR for {rg}"))
+    # 8.6203: each U.S. Med Tank Pltn (RG V3 or V4), on its chart line's table or the reading's.
+    if side == US and rg in MED_TANK:
+        table = entry.get("determination_table") or MED_TANK[rg]
+        out.append(Need("models", table, "8.6203", f"8.6203 Med Tank models DR for {rg}"))
     if depletes and "strength" not in done:
         return out  # what follows depends on the RG's strength
     depleted = depletes and done["strength"]["value"] == "D"
@@ -143,8 +153,16 @@ def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, 
     if quality and "quality" not in done:
         return out  # the -1 for an all-Elite RG waits for its quality
     drms: list[str] = []
-    if personnel and quality and done["quality"]["band"] == 0:
-        drms.append("all-elite")  # "If all MMC in the RG are Elite (NA to armor leader)"
+    decides = ["depleted"]
+    # "-1 If all MMC in the RG are Elite (NA to armor leader)": the chart line
+    # says it, else the 8.6202 quality decides, else the roller states it.
+    elite = entry.get("elite")
+    if personnel and quality:
+        elite = done["quality"]["band"] == 0  # Elite (6-6-7/3-4-7)
+    if personnel and elite is not None:
+        decides.append("all-elite")
+        if elite:
+            drms.append("all-elite")
     if depleted:
         drms.append("depleted")  # "If the RG is Depleted (NA to U.S.)"
     out.append(
@@ -154,7 +172,7 @@ def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, 
             "8.6206",
             f"8.6206 leader DR for {rg}",
             drms=tuple(drms),
-            decides=("all-elite", "depleted"),
+            decides=tuple(decides) if personnel else ("all-elite", "depleted"),
         )
     )
     return out
@@ -252,7 +270,7 @@ RULES = PurchaseRules(
     tables=(
         _STRENGTH,
         _QUALITY,
-        *_MED_TANK.values(),
+        *MED_TANK_TABLES,
         _SW,
         _HW,
         *(table for by_side in _LEADER.values() for table in by_side.values()),
