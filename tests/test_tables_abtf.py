@@ -106,6 +106,9 @@ BANDS: list[tuple[Table, int, dict[str, Any], str]] = [
     (abtf.SW_ALLOTMENT, 6, GERMAN_I1_LMG, "SW not received"),
     (abtf.SW_ALLOTMENT, 3, BRITISH_I4_DC, "SW received"),
     (abtf.SW_ALLOTMENT, 4, BRITISH_I4_DC, "SW not received"),
+    # The same, in the column a chart line places the entry (sw_columns): "2(3)".
+    (abtf.SW_PLACED, 3, {"threshold": 3}, "SW received"),
+    (abtf.SW_PLACED, 4, {"threshold": 3}, "SW not received"),
     # 9.6182 "*": 1-2 Lt. Mtr, 3-6 PSK
     (abtf.SW_STAR, 1, {}, "RG receives a Lt. Mtr"),
     (abtf.SW_STAR, 2, {}, "RG receives a Lt. Mtr"),
@@ -275,6 +278,7 @@ def test_table_ids() -> None:
         "abtf:9.6162",
         "abtf:9.6181",
         "abtf:9.6182",
+        "abtf:9.6182-placed",
         "abtf:9.6182-star",
         "abtf:9.6183-british",
         "abtf:9.6183-german",
@@ -302,6 +306,7 @@ def test_secret_tables_are_those_the_rules_call_secret() -> None:
         "abtf:9.6162",
         "abtf:9.6181",
         "abtf:9.6182",
+        "abtf:9.6182-placed",
         "abtf:9.6182-star",
         "abtf:9.613",
         "abtf:9.6183-british",

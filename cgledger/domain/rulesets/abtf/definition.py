@@ -39,6 +39,7 @@ from cgledger.domain.definitions import (
 )
 from cgledger.domain.mapgen import synthetic_map_group
 from cgledger.domain.rulesets.abtf import readings as abtf_readings
+from cgledger.domain.rulesets.abtf import sw_chart
 from cgledger.domain.rulesets.abtf.tables import SW_ROWS
 from cgledger.domain.rulesets.readings import Reading
 
@@ -47,14 +48,26 @@ GERMAN = "German"
 #: The sides of ``cgledger.domain.rulesets.abtf.ruleset`` (the tests check they agree).
 SIDES = (BRITISH, GERMAN)
 
+#: A column header of a 9.6182 Infantry-Type SW Chart ("PSK/Lt. Mtr").
+SwColumn = Annotated[str, StringConstraints(min_length=1, max_length=20)]
 #: 9.6178: the KG letter a German RG ID carries, "I1(K)".
 KgId = Annotated[str, StringConstraints(min_length=1, max_length=3, pattern=r"^[A-Z]{1,3}$")]
 
 
 class AbtfRGEntry(RGEntry):
-    """An RG chart line; ``kg``: the German KG it comes from (9.6178)."""
+    """An RG chart line; ``kg``: the German KG it comes from (9.6178);
+    ``sw_columns``: the 9.6182 chart columns its row's printed entries stand
+    in (DESIGN §14: what a chart line can say belongs on the line)."""
 
     kg: KgId | None = Field(default=None, description="9.6178: the German KG, e.g. K")
+    sw_columns: Annotated[list[SwColumn], Field(max_length=5)] | None = Field(
+        default=None,
+        description="9.6182: the column of the side's Infantry-Type SW Chart each printed "
+        "entry of this RG's row stands in, left to right (the OCR drops the empty cells), "
+        "e.g. ['LMG', 'FT', 'DC'] for British I4; one of "
+        + "; ".join(f"{side}: {', '.join(cols)}" for side, cols in sw_chart.COLUMNS.items())
+        + ". null: the ledger's reading (docs/rulesets.md)",
+    )
 
     @property
     def key(self) -> str:
@@ -93,6 +106,21 @@ class AbtfDefinition(CGDefinition[SideT], Generic[SideT]):
                 # parentheses" on its Infantry-Type SW Chart: an SW it does not
                 # list could never be rolled for.
                 listed = {sw for nat, rg, sw, _ in SW_ROWS if (nat, rg) == (side, entry.id)}
+                if entry.sw_columns is not None:
+                    why = sw_chart.check(side, entry.id, entry.sw_columns)
+                    if why is not None:
+                        problems.append(
+                            (
+                                ("rg_chart", side, i, "sw_columns"),
+                                "sw_columns",
+                                why,
+                                entry.sw_columns,
+                            )
+                        )
+                        continue
+                    listed = set(entry.sw_columns)
+                    if sw_chart.STAR_COLUMN in listed:
+                        listed |= {"PSK", "Lt. Mtr"}
                 for j, sw in enumerate(entry.sw):
                     if sw not in listed:
                         problems.append(

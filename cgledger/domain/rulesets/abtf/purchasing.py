@@ -9,6 +9,9 @@ Readings (each easy to correct here):
 * 9.6182: the SW of an RG come from its chart line (``sw``) if the players
   typed them, else from the seed's Infantry-Type SW Charts (``abtf:9.6182``);
   German I1 first makes the "*" dr (PSK or Lt. Mtr) whatever its strength.
+  Which column each printed entry stands in is the ledger's reading
+  (``abtf.tables``) unless the chart line places them (``sw_columns``;
+  ``abtf.sw_chart``): a Depleted RG then rolls on ``abtf:9.6182-placed``.
 * 9.6183 is cut after "For each indicated purchased/": the RG "indicated"
   are read as the chart lines with footnote "l" (personnel leader) or "a"
   (armor leader), as in the sibling rule 8.6206. Its group-type DRMs
@@ -37,6 +40,7 @@ from cgledger.domain.purchases import (
     Row,
 )
 from cgledger.domain.rulesets.abtf import readings as abtf_readings
+from cgledger.domain.rulesets.abtf import sw_chart
 from cgledger.domain.rulesets.abtf.tables import SW_ROWS
 
 BRITISH = "British"
@@ -90,13 +94,21 @@ def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, 
     depleted = depletes and done["strength"]["value"] == "D"
     if depleted and not (star and "sw.star" not in done):
         for i, sw in enumerate(complement(side, entry, row)["sw"]):
+            # 9.6182: "a secret dr ≤ the number listed in parentheses", in the
+            # column the chart line places the entry, else the ledger's reading.
+            number = sw_chart.threshold(side, entry, sw)
+            table, inputs = (
+                ("abtf:9.6182", {"nationality": side, "rg": rg, "sw": sw})
+                if number is None
+                else (sw_chart.SW_PLACED.id, {"threshold": number})
+            )
             out.append(
                 Need(
                     f"sw.{i}",
-                    "abtf:9.6182",
+                    table,
                     "9.6182",
                     f"9.6182 dr for {rg}'s {sw}",
-                    inputs={"nationality": side, "rg": rg, "sw": sw},
+                    inputs=inputs,
                     values=RECEIVED_FORFEIT,
                     subject=sw,
                 )
@@ -116,11 +128,16 @@ def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, 
 
 def complement(side: str, entry: Mapping[str, Any], row: Row) -> dict[str, list[str]]:
     """9.6182: the SW a Full Strength RG "automatically receives": its chart
-    line's ``sw`` if typed, else the seed's Infantry-Type SW Chart, where
+    line's ``sw`` if typed, else its row of the seed's Infantry-Type SW Chart
+    as the line places it (``sw_columns``) or as the ledger reads it, where
     German I1's "PSK/Lt. Mtr" is what its "*" dr gave (none before it)."""
     rg = str(entry["id"])
     weapons = list(entry.get("sw") or ())
-    if not weapons:
+    if not weapons and entry.get("sw_columns") is not None:
+        star = row["results"].get("sw.star")
+        given = None if star is None else str(star["value"])
+        weapons = sw_chart.weapons(side, entry, given)
+    elif not weapons:
         chart = [sw for nat, rid, sw, _ in SW_ROWS if nat == side and rid == rg]
         if side == GERMAN and rg == "I1":
             chart = [sw for sw in chart if sw not in STAR]
@@ -196,6 +213,7 @@ RULES = PurchaseRules(
         "abtf:9.6181",
         "abtf:9.6182-star",
         "abtf:9.6182",
+        sw_chart.SW_PLACED.id,
         *_LEADER.values(),
         "abtf:9.6183-armor",
         *(f"abtf:9.6184-{rg}" for rg in _VEHICLES),

@@ -104,6 +104,7 @@ listed DRM reaches past 2/12 or 1/6, so an "other" DRM still lands in a band.
 
 from __future__ import annotations
 
+from cgledger.domain.rulesets.abtf.sw_chart import SW_PLACED
 from cgledger.domain.tables import (
     Amount,
     Band,
@@ -1030,6 +1031,7 @@ TABLES = registry(
     CPP_VARIABLE_ARRIVAL,
     RG_STRENGTH,
     SW_ALLOTMENT,
+    SW_PLACED,
     SW_STAR,
     LEADER_BRITISH,
     LEADER_GERMAN,
