@@ -1,7 +1,8 @@
-"""DESIGN §8 (issue 13 item 3): a DRM the ledger can count from the record is
-computed by the server. It is added when the roller leaves it out, and a roll
-that names it with another number is a 422 naming the rule, with nothing
-appended. Counted now: the days after 19 (21) December of 8.6201 (KGP13),
+"""DESIGN §8 (issue 13 item 3, issue 26 item 3): a DRM the ledger can count
+from the record is computed by the server. It is added to the roll (``"by":
+"ledger"``), and a side that names it, even with the ledger's number, is a 422
+naming the rule, with nothing appended (the referee's ruling may name it with
+the ledger's number). Counted now: the days after 19 (21) December of 8.6201 (KGP13),
 8.618's scenarios completed after 20 AM, ABtF's Campaign Exhaustion DRM of the
 9.6161 chart (9.6181, 9.6201, 9.6202), 9.6201's British Attack Chits and
 9.6202's Idle CG Dates, CG Scenarios and Attack Chits."""
@@ -61,20 +62,21 @@ def test_8_6201_counts_the_days_after_19_december(kgp: Game, date: str, days: in
         "text": "Per day after Dec 19 N",
         "count": days,
         "value": days,
+        "by": "ledger",
     }
     assert view["final"] == view["original"] + days
-    # Naming it with the right count is the same roll; the wrong count is refused.
-    created(_roll(kgp, "German", "kgp:8.6201", [{"id": "days-after-dec-19", "count": days}]))
+    # Naming it is refused, with the ledger's count or another.
     before = kgp.version()
-    problem = assert_problem(
-        _roll(kgp, "German", "kgp:8.6201", [{"id": "days-after-dec-19", "count": days + 1}]),
-        422,
-    )
-    assert problem["detail"] == (
-        f"8.6201: days-after-dec-19 is counted by the ledger: its count on {date} is "
-        f"{days}, not {days + 1}"
-    )
-    assert problem["rule"] == "8.6201"
+    for count in (days, days + 1):
+        problem = assert_problem(
+            _roll(kgp, "German", "kgp:8.6201", [{"id": "days-after-dec-19", "count": count}]),
+            422,
+        )
+        assert problem["detail"] == (
+            "8.6201: days-after-dec-19 is computed by the ledger; do not state it "
+            f"(its count on {date} is {days})"
+        )
+        assert problem["rule"] == "8.6201"
     assert kgp.version() == before
 
 
@@ -129,10 +131,11 @@ def test_a_side_cannot_name_the_other_sides_exhaustion(abtf: Game) -> None:
     )
     assert abtf.version() == before
     problem = assert_problem(
-        _roll(abtf, "British", "abtf:9.6202", [{"id": "exhaustion-british", "value": 3}]), 422
+        _roll(abtf, "British", "abtf:9.6202", [{"id": "exhaustion-british", "value": 4}]), 422
     )
     assert problem["detail"] == (
-        "9.6202: exhaustion-british is counted by the ledger: its value on 21 EVE is 4, not 3"
+        "9.6202: exhaustion-british is computed by the ledger; do not state it "
+        "(its value on 21 EVE is 4)"
     )
     # The EX's figures, on the chart's +4 date: +4 for the British, +2 for the German.
     british = created(_roll(abtf, "British", "abtf:9.6202"))
@@ -211,17 +214,19 @@ def test_8_618_counts_the_scenarios_completed_after_20_am(kgp: Game) -> None:
     for date, count, played in dates:
         assert kgp.cg_date() == date
         before = kgp.version()
-        problem = assert_problem(_shortage_dr_request(kgp, count + 1), 422)
-        assert problem["detail"] == (
-            f"8.618: scenarios-after-20-am is counted by the ledger: its count on {date} is "
-            f"{count}, not {count + 1}"
-        )
-        assert problem["rule"] == "8.618"
+        for stated in (count, count + 1):
+            problem = assert_problem(_shortage_dr_request(kgp, stated), 422)
+            assert problem["detail"] == (
+                "8.618: scenarios-after-20-am is computed by the ledger; do not state it "
+                f"(its count on {date} is {count})"
+            )
+            assert problem["rule"] == "8.618"
         assert kgp.version() == before
-        # Left out, it is counted; stated with the ledger's count, it is the same roll.
-        body = {"scenarios_after_20_am": count} if date == "20 PM" else {}
-        payload = _shortage_dr(kgp, **body)["event"]["payload"]
-        assert payload["drm"] == [{**SCENARIOS_AFTER_20_AM, "count": count, "value": count}]
+        # Left out, it is counted.
+        payload = _shortage_dr(kgp)["event"]["payload"]
+        assert payload["drm"] == [
+            {**SCENARIOS_AFTER_20_AM, "count": count, "value": count, "by": "ledger"}
+        ]
         assert payload["final"] == payload["original"] + count
         if played is not None:
             kgp.next_date(play=played)
@@ -245,8 +250,8 @@ def test_9_6201_counts_the_british_attack_chits_of_the_cg(abtf: Game) -> None:
             _roll(abtf, "British", "abtf:9.6201", [{"id": "attack-chits", "count": y + 1}]), 422
         )
         assert problem["detail"] == (
-            f"9.6201: attack-chits is counted by the ledger: its count on {date} is {y}, "
-            f"not {y + 1}"
+            f"9.6201: attack-chits is computed by the ledger; do not state it (its count on "
+            f"{date} is {y})"
         )
         assert problem["rule"] == "9.6201"
         assert abtf.version() == before
