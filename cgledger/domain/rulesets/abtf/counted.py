@@ -33,7 +33,9 @@ COUNTED_DRMS = (
     CountedDrm("abtf:9.613", "british", "9.613", side_drm, (BRITISH,)),
     # 9.6144 Special Ammo Restoration Table: "+x current level of Ammunition
     # Shortage (SSR CG 17) (British Only)", "-1 German".
-    CountedDrm("abtf:9.6144", "ammo-shortage", "9.6144", SHORTAGE_LEVEL, (BRITISH,)),
+    CountedDrm(
+        "abtf:9.6144", "ammo-shortage", "9.6144", SHORTAGE_LEVEL, (BRITISH,), by_side=True
+    ),
     CountedDrm("abtf:9.6144", "german", "9.6144", side_drm, (GERMAN,)),
     # 9.6181 RG Strength Table: "-2 British" (its determination roll applies it
     # from the RG's record too).
@@ -50,5 +52,7 @@ COUNTED_DRMS = (
             "larger count, never a smaller one."
         ),
     ),
-    CountedDrm("abtf:9.6202", "ammo-shortage", "9.6202", SHORTAGE_LEVEL, (BRITISH,)),
+    CountedDrm(
+        "abtf:9.6202", "ammo-shortage", "9.6202", SHORTAGE_LEVEL, (BRITISH,), by_side=True
+    ),
 )  # fmt: skip
