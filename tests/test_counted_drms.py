@@ -17,6 +17,7 @@ from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.verify import verify_bytes
 
 pytestmark = pytest.mark.shared_app
 
@@ -317,3 +318,109 @@ def test_9_6202_counts_as_its_ex(client: TestClient) -> None:
     assert problem["detail"] == (
         "9.6202: scenarios is counted by the ledger: its count on 21 PM is 1, not 2"
     )
+
+
+# ------------------------------------------------ issue 26 item 3, end to end
+
+
+def test_8_6113_counts_the_scenario_won_and_its_cvp(kgp: Game) -> None:
+    """8.6113: "-2 Friendly side won this CG Date's scenario", "-1 Per 25
+    Casualty VP amassed by friendly side on the current CG Date": from the
+    CG-Scenario End (here the Initial Scenario's, whose winner the sides state,
+    8.51-.53 not being in the seed). Each DRM says who decided it; the export
+    with them verifies."""
+    kgp.end_scenario({"US": 55, "German": 10}, winner="US")
+    for side in ("US", "German"):
+        kgp.advance(side, "8.611")
+    us = created(_roll(kgp, "US", "kgp:8.6113"))
+    assert [(d["id"], d.get("count"), d["value"], d["by"]) for d in us["drm"]] == [
+        ("won", None, -2, "ledger"),
+        ("casualty-vp", 55, -2, "ledger"),
+    ]
+    german = created(_roll(kgp, "German", "kgp:8.6113", [{"id": "other", "value": 1,
+                                                          "note": "a ruling"}]))  # fmt: skip
+    assert [(d["id"], d.get("count"), d["value"], d["by"]) for d in german["drm"]] == [
+        ("other", None, 1, "roller"),
+        ("casualty-vp", 10, 0, "ledger"),
+    ]
+    before = kgp.version()
+    for drm in ({"id": "won"}, {"id": "casualty-vp", "count": 10}):
+        problem = assert_problem(_roll(kgp, "German", "kgp:8.6113", [drm]), 422)
+        assert problem["detail"].startswith(
+            f"8.6113: {drm['id']} is computed by the ledger; do not state it"
+        )
+    assert kgp.version() == before
+    # 8.6114: the winner's "-2 ... (the player may, after the DR, choose to
+    # ignore this DRM or apply only a -1 DRM)": the outcome lists both.
+    leader = created(_roll(kgp, "US", "kgp:8.6114"))
+    assert [(d["id"], d["by"]) for d in leader["drm"]] == [("won", "ledger")]
+    assert [c["value"] for c in leader["outcome"]["after_roll"]] == [0, -1]
+    r = kgp.get("referee", "/export")
+    assert r.status_code == 200, r.text
+    assert verify_bytes(r.content).rule_results_checked >= 3
+
+
+def test_a_side_drm_is_the_sides_and_an_unknown_drm_is_422_in_any_step(kgp: Game) -> None:
+    """8.610 "-1 If German": applied to the German's roll, refused from the
+    U.S. (which could claim it before issue 26); and the body is read before
+    the step binding: an unknown DRM is 422 naming it even outside its step."""
+    kgp.end_scenario()
+    kgp.advance("German", "8.610")
+    kgp.advance("US", "8.610")
+    german = created(_roll(kgp, "German", "kgp:8.610"))
+    assert [(d["id"], d["value"], d["by"]) for d in german["drm"]] == [("german", -1, "ledger")]
+    us = created(_roll(kgp, "US", "kgp:8.610", [{"id": "heroic"}]))
+    assert [(d["id"], d["by"]) for d in us["drm"]] == [("heroic", "roller")]
+    before = kgp.version()
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.610", [{"id": "german"}]), 422)
+    assert problem["detail"] == "8.610: german is the German side's DRM, not the US side's"
+    # 8.6142 belongs to 8.614, a step ahead: its unknown DRM is 422, not 409.
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.6142", [{"id": "nope"}]), 422)
+    assert problem["field"] == "drm[0].id"
+    assert problem["detail"].startswith("kgp:8.6142 has no DRM 'nope'")
+    # 8.606 is a step behind (passed): the same.
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.606-infantry", [{"id": "nope"}]), 422)
+    assert problem["field"] == "drm[0].id"
+    assert kgp.version() == before
+    # With a valid body, the step binding answers (409).
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.606-infantry"), 409)
+    assert problem["detail"].startswith("8.606: ")
+
+
+def test_9_6202_counts_the_last_scenarios_cvp_at_least(abtf: Game) -> None:
+    """9.6202 "-1 Per 30 CVP (FRD) of enemy units Eliminated during the last CG
+    Scenario (including CVP awarded thus far during this RePh)": the ledger
+    counts the 42 CVP of the 9.6202 EX's British at the CG-Scenario End; the
+    roller may add the RePh's, which the ledger does not record."""
+    abtf.end_scenario({"British": 42, "German": 38})
+    abtf.next_date(play=True)
+    for side in ("British", "German"):
+        abtf.advance(side, "9.620")
+    british = created(_roll(abtf, "British", "abtf:9.6202"))
+    assert (_drm(british, "cvp")["count"], _drm(british, "cvp")["value"]) == (42, -1)
+    assert _drm(british, "cvp")["by"] == "ledger"
+    german = created(_roll(abtf, "German", "abtf:9.6202", [{"id": "cvp", "count": 61}]))
+    assert (_drm(german, "cvp")["count"], _drm(german, "cvp")["by"]) == (61, "roller")
+    problem = assert_problem(
+        _roll(abtf, "German", "abtf:9.6202", [{"id": "cvp", "count": 30}]), 422
+    )
+    assert problem["detail"] == (
+        f"9.6202: cvp is counted by the ledger: its count on {abtf.cg_date()} is at least 38, "
+        "not 30"
+    )
+
+
+def test_9_613_after_an_idle_date_and_the_british_drm(abtf: Game) -> None:
+    """9.613: "-1 Previous CG Date was Idle (British only)", "-2 British"."""
+    abtf.end_scenario()  # 19 AM, the Initial Scenario
+    abtf.next_date()  # 19 PM
+    abtf.next_date()  # 19 PM was Idle: 19 EVE begins
+    for side in ("British", "German"):
+        abtf.advance(side, "9.613")
+    british = created(_roll(abtf, "British", "abtf:9.613"))
+    assert {d["id"]: (d["value"], d["by"]) for d in british["drm"]} == {
+        "idle": (-1, "ledger"),
+        "british": (-2, "ledger"),
+    }
+    german = created(_roll(abtf, "German", "abtf:9.613"))
+    assert german["drm"] == []

@@ -478,3 +478,24 @@ def test_the_docs_list_each_drm_as_the_code_decides_it(ruleset: str) -> None:
     (regenerate with ``python -m cgledger.domain.rulesets.drm_sources``)."""
     rs = REGISTRY[ruleset]
     assert f"### {rs.title} ({rs.id})\n\n{drm_sources.markdown(rs)}" in DOC.read_text("utf-8")
+
+
+# ------------------------------------------------------------ audit and verify
+
+
+@pytest.mark.parametrize("with_by", [False, True], ids=["before-by", "with-by"])
+def test_audit_reads_a_roll_recorded_before_by_and_one_with_it(with_by: bool) -> None:
+    """``cgledger verify`` re-reads each recorded roll (``tables.audit``): a
+    roll recorded before ``by`` existed and one with it read alike; a changed
+    DRM is still found."""
+    table = REGISTRY["kgp"].table("kgp:8.610")
+    assert table is not None
+    requests = [tb.DrmRequest("german", by="ledger"), tb.DrmRequest("heroic", by="roller")]
+    recorded = {**tb.resolve(table, [3], requests), "inputs": {}}
+    assert [a["by"] for a in recorded["drm"]] == ["ledger", "roller"]
+    if not with_by:
+        recorded["drm"] = [{k: v for k, v in a.items() if k != "by"} for a in recorded["drm"]]
+    definition = tb.definition(table)
+    assert tb.audit(definition, [3], recorded)[1] == []
+    recorded["drm"][1]["value"] = -2
+    assert tb.audit(definition, [3], recorded)[1] == ["drm"]

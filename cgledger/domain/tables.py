@@ -401,20 +401,17 @@ def audit(
     """Re-read a table roll from the recorded definition, the recorded dice,
     DRMs and inputs. Returns the recomputed result and the fields that differ
     from ``recorded`` (empty when the record is consistent). Who decided each
-    DRM (its ``by``) is not part of the table's reading: a roll recorded
-    before it was kept and one recorded with it read alike."""
+    DRM (its ``by``) is not part of the table's reading: the recomputed DRM
+    carries the recorded one's, so a roll recorded before ``by`` was kept and
+    one recorded with it read alike."""
     table = from_definition(data)
     result = resolve(table, dice, requests_from(table, recorded["drm"]), recorded["inputs"])
-    differs = [
-        k
-        for k in ("original", "drm", "final", "outcome")
-        if _unattributed(k, result.get(k)) != _unattributed(k, recorded.get(k))
-    ]
+    _carry_by(result["drm"], recorded["drm"])
+    differs = [k for k in ("original", "drm", "final", "outcome") if result[k] != recorded.get(k)]
     return result, differs
 
 
-def _unattributed(key: str, value: Any) -> Any:
-    """A roll's ``drm`` list without each DRM's ``by``; any other field as is."""
-    if key != "drm" or not isinstance(value, list):
-        return value
-    return [{k: v for k, v in a.items() if k != "by"} if isinstance(a, dict) else a for a in value]
+def _carry_by(applied: list[dict[str, Any]], recorded: Sequence[Mapping[str, Any]]) -> None:
+    for entry, was in zip(applied, recorded, strict=False):
+        if isinstance(was, Mapping) and was.get("id") == entry["id"] and "by" in was:
+            entry["by"] = was["by"]
