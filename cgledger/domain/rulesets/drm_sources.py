@@ -34,21 +34,16 @@ RG_TYPE = (
     "the RG's type is not a field of its chart line (the determination roll does not apply it)"
 )
 
-#: The DRMs the roller states, by table, with the reason (``None``: the
-#: ledger decides it otherwise, with the reason).
+#: The DRMs the roller states, by ruleset and rule (each table of the rule:
+#: 8.606's Infantry and Mobile Vehicle tables, 8.6206's columns), with why.
 STATED: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {
-        "kgp:8.606-infantry": {
-            "lone-smc": UNITS, "adjacent-friendly-setup-area": LOCATION,
-            "two-hexes-from-friendly-setup-area": LOCATION, "leader": UNITS,
-            "enemy-setup-area": LOCATION, "hs-equivalent": UNITS, "excess-pp": UNITS,
-            "unarmed": UNITS, "encircled": UNITS, "isolated": LOCATION,
-        },
-        "kgp:8.606-vehicle": {
-            "ot-afv": UNITS, "ct-afv": UNITS, "adjacent-friendly-setup-area": LOCATION,
+        "kgp:8.606": {
+            "lone-smc": UNITS, "ot-afv": UNITS, "ct-afv": UNITS,
+            "adjacent-friendly-setup-area": LOCATION,
             "two-hexes-from-friendly-setup-area": LOCATION, "leader": UNITS, "stun": UNITS,
-            "enemy-setup-area": LOCATION, "unarmed": UNITS, "captured": UNITS,
-            "isolated": LOCATION,
+            "enemy-setup-area": LOCATION, "hs-equivalent": UNITS, "excess-pp": UNITS,
+            "unarmed": UNITS, "captured": UNITS, "encircled": UNITS, "isolated": LOCATION,
         },
         "kgp:8.610": {"heroic": UNITS, "isolated": LOCATION},
         "kgp:8.613": {"road": PATH, "uncontrolled-hexes": PATH},
@@ -64,21 +59,15 @@ STATED: Mapping[str, Mapping[str, str]] = MappingProxyType(
         },
         "kgp:8.6201": {"v-or-g": RG_RECORD},
         "kgp:8.6202": {"armd": RG_RECORD},
-        "kgp:8.6206-us": {"all-elite": RG_RECORD, "cg-date": CUT},
-        "kgp:8.6206-german": {"all-elite": RG_RECORD, "depleted": RG_RECORD, "cg-date": CUT},
-        "kgp:8.6206-armor": {"depleted": RG_RECORD, "cg-date": CUT},
+        "kgp:8.6206": {"all-elite": RG_RECORD, "depleted": RG_RECORD, "cg-date": CUT},
         "kgp:8.622": {
             "lax": "the Majority Squad Type (E.4) is the OB's, which the ledger does not keep: "
             "POST /recon states it (lax)",
         },
-        "abtf:9.6054-infantry": {
-            "lone-smc": UNITS, "leader": UNITS, "uncontrolled-hexes": PATH,
-            "hs-equivalent": UNITS, "excess-pp": UNITS, "unarmed-wounded": UNITS,
-            "encircled": UNITS,
-        },
-        "abtf:9.6054-vehicle": {
-            "vehicle": UNITS, "ct-afv": UNITS, "leader": UNITS, "uncontrolled-hexes": PATH,
-            "captured-vehicle": UNITS,
+        "abtf:9.6054": {
+            "lone-smc": UNITS, "vehicle": UNITS, "ct-afv": UNITS, "leader": UNITS,
+            "uncontrolled-hexes": PATH, "hs-equivalent": UNITS, "excess-pp": UNITS,
+            "unarmed-wounded": UNITS, "captured-vehicle": UNITS, "encircled": UNITS,
         },
         "abtf:9.6101": {"heroic": UNITS},
         "abtf:9.613": {"uncontrolled-hexes": PATH},
@@ -88,13 +77,10 @@ STATED: Mapping[str, Mapping[str, str]] = MappingProxyType(
             "non-qualified": UNITS,
         },
         "abtf:9.6181": {"vg-pltn": RG_TYPE},
-        "abtf:9.6183-british": {"commando": RG_TYPE, "engineer": RG_TYPE, "glider": RG_TYPE},
-        "abtf:9.6183-german": {
-            "ss-pg": RG_TYPE, "ss-recon": RG_TYPE, "engineer": RG_TYPE, "vg": RG_TYPE,
-        },
-        "abtf:9.6183-armor": {
-            "med-tank": RG_TYPE, "hvy-tank": RG_TYPE, "spg": RG_TYPE, "lt-tank": RG_TYPE,
-            "ac": RG_TYPE,
+        "abtf:9.6183": {
+            "commando": RG_TYPE, "engineer": RG_TYPE, "glider": RG_TYPE, "ss-pg": RG_TYPE,
+            "ss-recon": RG_TYPE, "vg": RG_TYPE, "med-tank": RG_TYPE, "hvy-tank": RG_TYPE,
+            "spg": RG_TYPE, "lt-tank": RG_TYPE, "ac": RG_TYPE,
         },
     }
 )  # fmt: skip
@@ -129,10 +115,10 @@ CHITS = "from the Initiative chits on record"
 SCENARIOS = "from the CG-Scenario Ends and Idle CG Dates on record"
 PREVIOUS_IDLE = "from the Initiative on record: the previous CG Date was Idle"
 
+#: How the ledger computes each DRM it counts, by ruleset and rule.
 HOW: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {
-        "kgp:8.606-infantry": {"night": NIGHT},
-        "kgp:8.606-vehicle": {"night": NIGHT},
+        "kgp:8.606": {"night": NIGHT},
         "kgp:8.610": {"german": SIDE},
         "kgp:8.6113": {"won": WON, "casualty-vp": CVP_TODAY},
         "kgp:8.6114": {"won": WON},
@@ -141,17 +127,16 @@ HOW: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "kgp:8.61421": {"german": SIDE, "ammunition-shortage": SHORTAGE},
         "kgp:8.6146": {"ammunition-shortage": SHORTAGE},
         "kgp:8.6171": {
-            "preceding-overcast": PREVIOUS, "am": PERIOD, "preceding-clear": PREVIOUS,
-            "dec-22-n-or-later": FROM_DATE,
+            "preceding-overcast": PREVIOUS, "am": PERIOD, "pm": PERIOD,
+            "preceding-clear": PREVIOUS, "dec-22-n-or-later": FROM_DATE,
+            "dec-21-n-or-later": FROM_DATE,
         },
-        "kgp:8.6171-mist": {"am": PERIOD, "pm": PERIOD, "dec-21-n-or-later": FROM_DATE},
         "kgp:8.618": {"scenarios-after-20-am": "from the CG-Scenario Ends on record"},
         "kgp:8.6201": {"days-after-dec-19": FROM_DATE},
         "kgp:CG23": {"night": NIGHT},
-        "kgp:KGP3-mist-change": {"pm": PERIOD},
+        "kgp:KGP3": {"pm": PERIOD},
         "kgp:KGP13": {"days-after-dec-21": FROM_DATE},
-        "abtf:9.6054-infantry": {"night": JUST_NIGHT},
-        "abtf:9.6054-vehicle": {"night": JUST_NIGHT},
+        "abtf:9.6054": {"night": JUST_NIGHT},
         "abtf:9.6101": {"british": SIDE},
         "abtf:9.613": {"idle": PREVIOUS_IDLE, "british": SIDE},
         "abtf:9.6144": {"ammo-shortage": LEVEL, "german": SIDE},
@@ -177,6 +162,11 @@ COMMANDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
 )
 
 
+def rule_key(table: Table) -> str:
+    """The key of ``STATED``, ``HOW`` and ``COMMANDS``: the ruleset and the table's rule."""
+    return f"{table.ruleset}:{table.rule}"
+
+
 def counted_of(ruleset: Ruleset, table_id: str, drm_id: str) -> CountedDrm | None:
     return next((c for c in ruleset.counted_drms if (c.table, c.drm) == (table_id, drm_id)), None)
 
@@ -188,16 +178,16 @@ def decided(ruleset: Ruleset, table: Table, drm_id: str) -> tuple[str, str]:
     definition = table.drm(drm_id)
     assert definition is not None
     if counted is not None:
-        how = HOW[table.id][drm_id]
+        how = HOW[rule_key(table)][drm_id]
         return LEDGER, how + (f" (reading: {counted.reading})" if counted.reading else "")
     if definition.kind == "input":
         return LEDGER, (
             f"from the table's input {definition.input}: the value the ledger keeps (the SAN), "
             "else the one the roller states"
         )
-    if drm_id in COMMANDS.get(table.id, {}):
-        return LEDGER, COMMANDS[table.id][drm_id]
-    return ROLLER, STATED[table.id][drm_id]
+    if drm_id in COMMANDS.get(rule_key(table), {}):
+        return LEDGER, COMMANDS[rule_key(table)][drm_id]
+    return ROLLER, STATED[rule_key(table)][drm_id]
 
 
 def markdown(ruleset: Ruleset) -> str:
