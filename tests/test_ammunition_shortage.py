@@ -71,6 +71,7 @@ def test_a_final_dr_of_12_starts_the_shortage_for_the_rest_of_the_cg(kgp: Game) 
             "text": "Per CG scenario completed after 20 AM",
             "count": 0,
             "value": 0,
+            "by": "ledger",
         }
     ]
     seq = out["seq"]
@@ -111,12 +112,15 @@ def test_it_is_the_germans_dr_and_its_count_is_the_ledgers(kgp: Game) -> None:
     assert_problem(_shortage(kgp, "US"), 403)
     assert_problem(_shortage(kgp, "referee", side="US"), 403)
     before = kgp.version()
-    # The roller may state the count of scenarios, but only the ledger's.
-    problem = assert_problem(_shortage(kgp, scenarios_after_20_am=1), 422)
-    assert problem["detail"] == (
-        "8.618: scenarios-after-20-am is counted by the ledger: its count on 20 AM is 0, not 1"
-    )
-    assert problem["rule"] == "8.618"
+    # The ledger counts the scenarios (issue 26 item 3): a stated count is
+    # refused, the ledger's too.
+    for stated in (0, 1):
+        problem = assert_problem(_shortage(kgp, scenarios_after_20_am=stated), 422)
+        assert problem["detail"] == (
+            "8.618: scenarios-after-20-am is computed by the ledger; do not state it "
+            "(its count on 20 AM is 0)"
+        )
+        assert problem["rule"] == "8.618"
     assert_problem(_shortage(kgp, scenarios_after_20_am=-1), 422)
     assert kgp.version() == before
     # Left out, the ledger counts it.
@@ -134,7 +138,8 @@ def test_8_6146_counts_the_shortage(client: TestClient) -> None:
     named = {"drm": [{"id": "ammunition-shortage"}]}
     problem = assert_problem(kgp.post("German", roll, named), 422)
     assert problem["detail"] == (
-        "8.6146: ammunition-shortage is counted by the ledger: it does not apply on 20 AM"
+        "8.6146: ammunition-shortage is computed by the ledger; do not state it "
+        "(it does not apply on 20 AM)"
     )
     before = created(kgp.post("German", roll, {}))
     assert before["drm"] == []

@@ -314,7 +314,7 @@ def test_public_table_roll_with_an_other_drm(sg: Game) -> None:
     assert view["cg_date"] == "6 Morning"
     assert view["table"] == {"id": "sg:3.3-sw", "hash": hashes["sg:3.3-sw"]}
     assert view["inputs"] == {}
-    assert view["drm"] == [{"id": "other", "text": note, "value": 2, "note": note}]
+    assert view["drm"] == [{"id": "other", "text": note, "value": 2, "note": note, "by": "roller"}]
     assert_result_consistent(table, view, 2)
 
     rolled = view["roll"]
@@ -540,7 +540,7 @@ def test_secret_table_roll_is_hidden_until_revealed(sg: Game) -> None:
     assert isinstance(mine["roll"]["seed"], str)
     assert len(mine["roll"]["seed"]) == 64
     assert_seed_recomputes(sg, mine["roll"], "American")
-    assert mine["drm"] == [{"id": "other", "text": NOTE, "value": 1, "note": NOTE}]
+    assert mine["drm"] == [{"id": "other", "text": NOTE, "value": 1, "note": NOTE, "by": "roller"}]
     assert_result_consistent(table, mine, 1)
     secret_text = mine["outcome"]["text"]
     own = ok(sg.get("American", f"/rolls/{index}"))

@@ -5,12 +5,16 @@ starts with the table's rule number.
 A table-driven matrix: for each ruleset, at the moments of a campaign (A)
 fresh, before the Initial Scenario; (B) just after the Initial Scenario ended;
 (C) just after the next CG Date began, no action done yet; and (D) as (C) after
-the CPP Replenishment (KGP and ABtF), every side asks to roll every table with
-a DRM that does not exist. The expected answer is computed from public data
-only (the table listing, ``GET /reph``, ``GET /initiative`` and the campaign's
-calendar): 403 or 409 where the binding refuses the roll, else 422 for the
-unknown DRM. The referee's roll is always 422 (a ruling, at any time). No
-request appends anything.
+the CPP Replenishment (KGP and ABtF), every side asks to roll every table. The
+expected answer is computed from public data only (the table listing, ``GET
+/reph``, ``GET /initiative`` and the campaign's calendar): 403 or 409 where the
+binding refuses the roll, else the roll is made.
+
+Issue 26 item 3: the body is validated before the step binding, so a roll
+with a DRM that does not exist is 422 naming it in any step (403 only where
+the side may not roll the table at all), and the referee's too (a ruling, at
+any time). A refused request appends nothing; each roll the binding allows is
+made with a valid body, then undone by the referee.
 """
 
 from __future__ import annotations
@@ -55,8 +59,16 @@ NOT_NOW = {
     "abtf:9.62164": "9.62164",
 }
 
-#: A DRM no table has: a roll the binding allows is refused later (422).
+#: A DRM no table has: refused (422) before the step binding is read.
 BODY = {"drm": [{"id": "no-such-drm"}]}
+
+
+def _valid_body(table: dict[str, Any]) -> dict[str, Any]:
+    """A body the table accepts: no DRM, and each input's first choice or lowest value."""
+    inputs = {
+        i["id"]: (i["choices"][0] if i.get("choices") else i["lo"]) for i in table.get("inputs", ())
+    }
+    return {"drm": [], "inputs": inputs}
 
 
 def _fresh(game: Game) -> None:
@@ -144,7 +156,7 @@ LOCKSTEP = "the other side has not completed the steps before (SG 1.2)"
 #: SG 1.2: "Both players (if applicable), American first, complete each step
 #: before moving on to the next step".
 IN_TURN = {"sg": ("American", "German")}
-ALLOWED = "allowed: the unknown DRM"
+ALLOWED = "allowed: the roll is made"
 
 #: The cases (ruleset, moment), each with the clauses of the binding that
 #: decide at least one of its rolls (SG has no CPP Replenishment, so no (D);
@@ -217,7 +229,7 @@ def expected(
     new_date_step: str,
     now: Now,
 ) -> tuple[int, str]:
-    """The answer to ``side``'s roll on ``table`` with an unknown DRM, from
+    """The answer to ``side``'s roll on ``table`` with a valid body, from
     public data (the table listing, ``GET /reph``, the calendar and the
     actions done), and why."""
     if table.get("sides") and side not in table["sides"]:
@@ -240,7 +252,7 @@ def expected(
         return 409, OPTIONAL
     if table["id"] in NOT_NOW:
         return 409, NOT_THEN
-    return 422, ALLOWED
+    return 201, ALLOWED
 
 
 def _waits_in_turn(table: dict[str, Any], side: str, reph: dict[str, Any]) -> bool:
@@ -292,26 +304,47 @@ def test_every_table_is_bound_to_its_step_side_and_dates(
     assert tables
     failures: list[str] = []
     seen: set[str] = set()
+    allowed: list[tuple[dict[str, Any], str, str]] = []
     for table in tables:
+        url = f"/tables/{table['id']}/rolls"
         for side in sides:
             want, why = expected(table, side, reph, calendar, new_date_step, now)
             seen.add(why)
             where = f"{table['id']} (step {table['step']}) by {side} at {moment} ({why})"
-            r = game.post(side, f"/tables/{table['id']}/rolls", BODY)
+            # The unknown DRM: 422 naming it whatever the step (403: not its table).
+            unknown = 403 if why == SIDE else 422
+            r = game.post(side, url, {**_valid_body(table), **BODY})
+            if r.status_code != unknown:
+                failures.append(f"{where}, unknown DRM: expected {unknown}, got {r.text}")
+            elif unknown == 422 and assert_problem(r, 422)["field"] != "drm[0].id":
+                failures.append(f"{where}, unknown DRM: not named: {r.text}")
+            assert game.version() == version, f"{where}: something was appended"
+            if want == 201:
+                allowed.append((table, side, where))
+                continue
+            r = game.post(side, url, _valid_body(table))
             if r.status_code != want:
                 failures.append(f"{where}: expected {want}, got {r.status_code} {r.text}")
                 continue
             body = assert_problem(r, want)
-            if want in (403, 409):
-                rule = NOT_NOW.get(table["id"], table["rule"]) if why == NOT_THEN else table["rule"]
-                if not body["detail"].startswith(f"{rule}:"):
-                    failures.append(f"{where}: detail does not start with {rule}: {body}")
+            rule = NOT_NOW.get(table["id"], table["rule"]) if why == NOT_THEN else table["rule"]
+            if not body["detail"].startswith(f"{rule}:"):
+                failures.append(f"{where}: detail does not start with {rule}: {body}")
             assert game.version() == version, f"{where}: something was appended"
         # The referee may roll any table at any time (a ruling): only the DRM fails.
-        r = game.post("referee", f"/tables/{table['id']}/rolls", BODY)
+        r = game.post("referee", url, {**_valid_body(table), **BODY})
         if r.status_code != 422:
             failures.append(f"{table['id']} by the referee at {moment}: {r.status_code} {r.text}")
         assert game.version() == version, f"{table['id']} by the referee: something was appended"
+    # Each roll the binding allows is made, then undone: the next one starts
+    # from the same moment.
+    for table, side, where in allowed:
+        r = game.post(side, f"/tables/{table['id']}/rolls", _valid_body(table))
+        if r.status_code != 201:
+            failures.append(f"{where}: expected 201, got {r.status_code} {r.text}")
+            continue
+        undo = {"seqs": [r.json()["seq"]], "reason": "the binding matrix probes the next roll"}
+        assert created(game.post("referee", "/undo-requests", undo))["status"] == "applied"
     assert not failures, "\n".join(failures)
     # Not vacuous: each clause the moment should exercise decided some case.
     missing = DECISIVE[ruleset, moment] - seen

@@ -112,10 +112,11 @@ def test_table_roll_with_named_drms(table: Table, capsys: pytest.CaptureFixture[
     extra = per.model_extra or {}
     assert applied["casualty-vp"]["value"] == extra["per"] * (60 // extra.get("divisor", 1))
     assert done["final"] == done["original"] + sum(d["value"] for d in done["drm"])
-    code, out, _ = run(capsys, "roll", "--table", "kgp:8.606-infantry", "--drm", "night")
+    # 8.606's Night is the ledger's (issue 26 item 3): the ruling names another.
+    code, out, _ = run(capsys, "roll", "--table", "kgp:8.606-infantry", "--drm", "isolated")
     assert code == 0
     assert "table:      kgp:8.606-infantry" in out
-    assert "DRM: night " in out
+    assert "DRM: isolated " in out
 
 
 def test_roll_errors_print_the_problem_and_exit_1(

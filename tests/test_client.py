@@ -181,12 +181,12 @@ def _play(game: Campaign) -> None:
     assert stub.dice is None, "the opponent sees a stub"
     assert german.reveal_roll(secret.index).seed is not None
     assert us.get_roll(secret.index).dice == secret.dice
-    escape = referee.roll_table("kgp:8.606-infantry", drm=[{"id": "night"}])
+    escape = referee.roll_table("kgp:8.606-infantry", drm=[{"id": "isolated"}])
     assert isinstance(escape, TableRollView)
     path = referee.last_response.request.url.raw_path.decode()
     assert path == f"/v1/campaigns/{game.id}/tables/kgp:8.606-infantry/rolls"
     assert escape.drm is not None
-    assert [d.id for d in escape.drm] == ["night"]
+    assert [d.id for d in escape.drm] == ["isolated"]
     assert escape.final == (escape.original or 0) + escape.drm[0].value
     play_a_cg_date(game)
     roster = german.roster()

@@ -1,7 +1,8 @@
-"""DESIGN §8 (issue 13 item 3): a DRM the ledger can count from the record is
-computed by the server. It is added when the roller leaves it out, and a roll
-that names it with another number is a 422 naming the rule, with nothing
-appended. Counted now: the days after 19 (21) December of 8.6201 (KGP13),
+"""DESIGN §8 (issue 13 item 3, issue 26 item 3): a DRM the ledger can count
+from the record is computed by the server. It is added to the roll (``"by":
+"ledger"``), and a side that names it, even with the ledger's number, is a 422
+naming the rule, with nothing appended (the referee's ruling may name it with
+the ledger's number). Counted now: the days after 19 (21) December of 8.6201 (KGP13),
 8.618's scenarios completed after 20 AM, ABtF's Campaign Exhaustion DRM of the
 9.6161 chart (9.6181, 9.6201, 9.6202), 9.6201's British Attack Chits and
 9.6202's Idle CG Dates, CG Scenarios and Attack Chits."""
@@ -16,6 +17,7 @@ from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.verify import verify_bytes
 
 pytestmark = pytest.mark.shared_app
 
@@ -61,20 +63,21 @@ def test_8_6201_counts_the_days_after_19_december(kgp: Game, date: str, days: in
         "text": "Per day after Dec 19 N",
         "count": days,
         "value": days,
+        "by": "ledger",
     }
     assert view["final"] == view["original"] + days
-    # Naming it with the right count is the same roll; the wrong count is refused.
-    created(_roll(kgp, "German", "kgp:8.6201", [{"id": "days-after-dec-19", "count": days}]))
+    # Naming it is refused, with the ledger's count or another.
     before = kgp.version()
-    problem = assert_problem(
-        _roll(kgp, "German", "kgp:8.6201", [{"id": "days-after-dec-19", "count": days + 1}]),
-        422,
-    )
-    assert problem["detail"] == (
-        f"8.6201: days-after-dec-19 is counted by the ledger: its count on {date} is "
-        f"{days}, not {days + 1}"
-    )
-    assert problem["rule"] == "8.6201"
+    for count in (days, days + 1):
+        problem = assert_problem(
+            _roll(kgp, "German", "kgp:8.6201", [{"id": "days-after-dec-19", "count": count}]),
+            422,
+        )
+        assert problem["detail"] == (
+            "8.6201: days-after-dec-19 is computed by the ledger; do not state it "
+            f"(its count on {date} is {days})"
+        )
+        assert problem["rule"] == "8.6201"
     assert kgp.version() == before
 
 
@@ -129,10 +132,11 @@ def test_a_side_cannot_name_the_other_sides_exhaustion(abtf: Game) -> None:
     )
     assert abtf.version() == before
     problem = assert_problem(
-        _roll(abtf, "British", "abtf:9.6202", [{"id": "exhaustion-british", "value": 3}]), 422
+        _roll(abtf, "British", "abtf:9.6202", [{"id": "exhaustion-british", "value": 4}]), 422
     )
     assert problem["detail"] == (
-        "9.6202: exhaustion-british is counted by the ledger: its value on 21 EVE is 4, not 3"
+        "9.6202: exhaustion-british is computed by the ledger; do not state it "
+        "(its value on 21 EVE is 4)"
     )
     # The EX's figures, on the chart's +4 date: +4 for the British, +2 for the German.
     british = created(_roll(abtf, "British", "abtf:9.6202"))
@@ -212,17 +216,19 @@ def test_8_618_counts_the_scenarios_completed_after_20_am(kgp: Game) -> None:
     for date, count, played in dates:
         assert kgp.cg_date() == date
         before = kgp.version()
-        problem = assert_problem(_shortage_dr_request(kgp, count + 1), 422)
-        assert problem["detail"] == (
-            f"8.618: scenarios-after-20-am is counted by the ledger: its count on {date} is "
-            f"{count}, not {count + 1}"
-        )
-        assert problem["rule"] == "8.618"
+        for stated in (count, count + 1):
+            problem = assert_problem(_shortage_dr_request(kgp, stated), 422)
+            assert problem["detail"] == (
+                "8.618: scenarios-after-20-am is computed by the ledger; do not state it "
+                f"(its count on {date} is {count})"
+            )
+            assert problem["rule"] == "8.618"
         assert kgp.version() == before
-        # Left out, it is counted; stated with the ledger's count, it is the same roll.
-        body = {"scenarios_after_20_am": count} if date == "20 PM" else {}
-        payload = _shortage_dr(kgp, **body)["event"]["payload"]
-        assert payload["drm"] == [{**SCENARIOS_AFTER_20_AM, "count": count, "value": count}]
+        # Left out, it is counted.
+        payload = _shortage_dr(kgp)["event"]["payload"]
+        assert payload["drm"] == [
+            {**SCENARIOS_AFTER_20_AM, "count": count, "value": count, "by": "ledger"}
+        ]
         assert payload["final"] == payload["original"] + count
         if played is not None:
             kgp.next_date(play=played)
@@ -246,8 +252,8 @@ def test_9_6201_counts_the_british_attack_chits_of_the_cg(abtf: Game) -> None:
             _roll(abtf, "British", "abtf:9.6201", [{"id": "attack-chits", "count": y + 1}]), 422
         )
         assert problem["detail"] == (
-            f"9.6201: attack-chits is counted by the ledger: its count on {date} is {y}, "
-            f"not {y + 1}"
+            f"9.6201: attack-chits is computed by the ledger; do not state it (its count on "
+            f"{date} is {y})"
         )
         assert problem["rule"] == "9.6201"
         assert abtf.version() == before
@@ -313,3 +319,109 @@ def test_9_6202_counts_as_its_ex(client: TestClient) -> None:
     assert problem["detail"] == (
         "9.6202: scenarios is counted by the ledger: its count on 21 PM is 1, not 2"
     )
+
+
+# ------------------------------------------------ issue 26 item 3, end to end
+
+
+def test_8_6113_counts_the_scenario_won_and_its_cvp(kgp: Game) -> None:
+    """8.6113: "-2 Friendly side won this CG Date's scenario", "-1 Per 25
+    Casualty VP amassed by friendly side on the current CG Date": from the
+    CG-Scenario End (here the Initial Scenario's, whose winner the sides state,
+    8.51-.53 not being in the seed). Each DRM says who decided it; the export
+    with them verifies."""
+    kgp.end_scenario({"US": 55, "German": 10}, winner="US")
+    for side in ("US", "German"):
+        kgp.advance(side, "8.611")
+    us = created(_roll(kgp, "US", "kgp:8.6113"))
+    assert [(d["id"], d.get("count"), d["value"], d["by"]) for d in us["drm"]] == [
+        ("won", None, -2, "ledger"),
+        ("casualty-vp", 55, -2, "ledger"),
+    ]
+    german = created(_roll(kgp, "German", "kgp:8.6113", [{"id": "other", "value": 1,
+                                                          "note": "a ruling"}]))  # fmt: skip
+    assert [(d["id"], d.get("count"), d["value"], d["by"]) for d in german["drm"]] == [
+        ("other", None, 1, "roller"),
+        ("casualty-vp", 10, 0, "ledger"),
+    ]
+    before = kgp.version()
+    for drm in ({"id": "won"}, {"id": "casualty-vp", "count": 10}):
+        problem = assert_problem(_roll(kgp, "German", "kgp:8.6113", [drm]), 422)
+        assert problem["detail"].startswith(
+            f"8.6113: {drm['id']} is computed by the ledger; do not state it"
+        )
+    assert kgp.version() == before
+    # 8.6114: the winner's "-2 ... (the player may, after the DR, choose to
+    # ignore this DRM or apply only a -1 DRM)": the outcome lists both.
+    leader = created(_roll(kgp, "US", "kgp:8.6114"))
+    assert [(d["id"], d["by"]) for d in leader["drm"]] == [("won", "ledger")]
+    assert [c["value"] for c in leader["outcome"]["after_roll"]] == [0, -1]
+    r = kgp.get("referee", "/export")
+    assert r.status_code == 200, r.text
+    assert verify_bytes(r.content).rule_results_checked >= 3
+
+
+def test_a_side_drm_is_the_sides_and_an_unknown_drm_is_422_in_any_step(kgp: Game) -> None:
+    """8.610 "-1 If German": applied to the German's roll, refused from the
+    U.S. (which could claim it before issue 26); and the body is read before
+    the step binding: an unknown DRM is 422 naming it even outside its step."""
+    kgp.end_scenario()
+    kgp.advance("German", "8.610")
+    kgp.advance("US", "8.610")
+    german = created(_roll(kgp, "German", "kgp:8.610"))
+    assert [(d["id"], d["value"], d["by"]) for d in german["drm"]] == [("german", -1, "ledger")]
+    us = created(_roll(kgp, "US", "kgp:8.610", [{"id": "heroic"}]))
+    assert [(d["id"], d["by"]) for d in us["drm"]] == [("heroic", "roller")]
+    before = kgp.version()
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.610", [{"id": "german"}]), 422)
+    assert problem["detail"] == "8.610: german is the German side's DRM, not the US side's"
+    # 8.6142 belongs to 8.614, a step ahead: its unknown DRM is 422, not 409.
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.6142", [{"id": "nope"}]), 422)
+    assert problem["field"] == "drm[0].id"
+    assert problem["detail"].startswith("kgp:8.6142 has no DRM 'nope'")
+    # 8.606 is a step behind (passed): the same.
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.606-infantry", [{"id": "nope"}]), 422)
+    assert problem["field"] == "drm[0].id"
+    assert kgp.version() == before
+    # With a valid body, the step binding answers (409).
+    problem = assert_problem(_roll(kgp, "US", "kgp:8.606-infantry"), 409)
+    assert problem["detail"].startswith("8.606: ")
+
+
+def test_9_6202_counts_the_last_scenarios_cvp_at_least(abtf: Game) -> None:
+    """9.6202 "-1 Per 30 CVP (FRD) of enemy units Eliminated during the last CG
+    Scenario (including CVP awarded thus far during this RePh)": the ledger
+    counts the 42 CVP of the 9.6202 EX's British at the CG-Scenario End; the
+    roller may add the RePh's, which the ledger does not record."""
+    abtf.end_scenario({"British": 42, "German": 38})
+    abtf.next_date(play=True)
+    for side in ("British", "German"):
+        abtf.advance(side, "9.620")
+    british = created(_roll(abtf, "British", "abtf:9.6202"))
+    assert (_drm(british, "cvp")["count"], _drm(british, "cvp")["value"]) == (42, -1)
+    assert _drm(british, "cvp")["by"] == "ledger"
+    german = created(_roll(abtf, "German", "abtf:9.6202", [{"id": "cvp", "count": 61}]))
+    assert (_drm(german, "cvp")["count"], _drm(german, "cvp")["by"]) == (61, "roller")
+    problem = assert_problem(
+        _roll(abtf, "German", "abtf:9.6202", [{"id": "cvp", "count": 30}]), 422
+    )
+    assert problem["detail"] == (
+        f"9.6202: cvp is counted by the ledger: its count on {abtf.cg_date()} is at least 38, "
+        "not 30"
+    )
+
+
+def test_9_613_after_an_idle_date_and_the_british_drm(abtf: Game) -> None:
+    """9.613: "-1 Previous CG Date was Idle (British only)", "-2 British"."""
+    abtf.end_scenario()  # 19 AM, the Initial Scenario
+    abtf.next_date()  # 19 PM
+    abtf.next_date()  # 19 PM was Idle: 19 EVE begins
+    for side in ("British", "German"):
+        abtf.advance(side, "9.613")
+    british = created(_roll(abtf, "British", "abtf:9.613"))
+    assert {d["id"]: (d["value"], d["by"]) for d in british["drm"]} == {
+        "idle": (-1, "ledger"),
+        "british": (-2, "ledger"),
+    }
+    german = created(_roll(abtf, "German", "abtf:9.613"))
+    assert german["drm"] == []

@@ -179,7 +179,9 @@ def test_8_6171_random_weather_lasts_and_its_drms_are_counted(
     game.next_date()
     created(game.post("US", "/cpp-replenishments", {}))
     problem = assert_problem(_roll(game, "US", "kgp:8.6171", {"drm": [{"id": "am"}]}), 422)
-    assert problem["detail"].startswith("8.6171: am is counted by the ledger")
+    assert problem["detail"] == (
+        "8.6171: am is computed by the ledger; do not state it (it does not apply on 20 PM)"
+    )
     again = created(_roll(game, "US", "kgp:8.6171"))
     preceding = {"preceding-overcast": "Overcast" in weather["value"], "preceding-clear": False}
     preceding["preceding-clear"] = weather["value"] == "Clear"

@@ -644,7 +644,9 @@ class KgpPlay(Play):
         if step == "8.606":
             self.roll(side, "kgp:8.606-infantry")
         elif step == "8.610" and side == "German":
-            self.roll(side, "kgp:8.610", {"drm": [{"id": "german"}]})
+            # "-1 If German": the ledger's (issue 26 item 3).
+            out = self.roll(side, "kgp:8.610")
+            assert [(d["id"], d["by"]) for d in out["drm"]] == [("german", "ledger")]
         elif step == "8.612":
             self.san(side)
         elif step == "8.616":
@@ -847,7 +849,9 @@ class AbtfPlay(Play):
         if step == "9.605":
             self.roll(side, "abtf:9.6054-infantry")
         elif step == "9.610" and side == "British":
-            self.roll(side, "abtf:9.6101", {"drm": [{"id": "british"}]})
+            # "-1 British": the ledger's (issue 26 item 3).
+            out = self.roll(side, "abtf:9.6101")
+            assert [(d["id"], d["by"]) for d in out["drm"]] == [("british", "ledger")]
         elif step == "9.612":
             self.san(side)
         elif step == "9.616":

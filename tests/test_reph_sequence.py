@@ -58,7 +58,7 @@ def test_cg_ii_begins_with_the_german_8_618_dr(client: TestClient) -> None:
         "8.618: German Ammunition Shortage requires its action of German on 20 PM"
     )
     assert_problem(_advance(game, "German", "8.619"), 409)
-    created(game.post("German", "/ammunition-shortage", {"scenarios_after_20_am": 0}))
+    created(game.post("German", "/ammunition-shortage", {}))
     created(game.post("German", "/rg-purchases", I1))
     assert ok(game.get("German", "/reph"))["current"]["German"] == "8.619"
 

@@ -97,7 +97,8 @@ roles = st.sampled_from(ROLES)
 sides = st.sampled_from(SIDES)
 TABLE_DRMS = {
     "kgp:8.606-infantry": ([], [{"id": "isolated"}], [{"id": "leader", "value": -2}]),
-    "kgp:8.6201": ([], [{"id": "v-or-g"}], [{"id": "days-after-dec-19", "count": 1}]),
+    # 8.6201's days after Dec 19 N are the ledger's: never stated (issue 26).
+    "kgp:8.6201": ([], [{"id": "v-or-g"}], [{"id": "other", "value": 1, "note": "an SSR"}]),
 }
 
 

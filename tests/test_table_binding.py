@@ -169,8 +169,9 @@ def test_its_own_side_and_the_referee_are_not_refused_for_the_side(
     """The side the rule names rolls it (201, recorded as its roll), or is
     refused only for when it asks (409, by the rule of the table or of its RePh
     step), never for who it is; the referee's ruling is rolled at any time
-    (201, recorded as the referee's) unless it lacks an input (422 naming it)
-    or the table has its own command (409 naming it)."""
+    (201, recorded as the referee's) unless the table has its own command (409
+    naming it). A roll that lacks an input is 422 naming it, whoever asks and
+    whenever (the body is read before the step, issue 26 item 3)."""
     ruleset = table_id.split(":", maxsplit=1)[0]
     game = _game(client, ruleset)
     table = REGISTRY[ruleset].tables[table_id]
@@ -180,7 +181,9 @@ def test_its_own_side_and_the_referee_are_not_refused_for_the_side(
         if role == "referee" and table.endpoint:
             problem = assert_problem(r, 409)
             assert problem["detail"].endswith(f"roll it with POST {game.url}{table.endpoint}")
-        elif role == "referee" and table.inputs:
+        elif table.inputs:
+            # The body is read before the step (issue 26 item 3): an input left
+            # out is 422 naming it, to the side as to the referee.
             problem = assert_problem(r, 422)
             assert problem["detail"].startswith(f"{table_id} needs input '{table.inputs[0].id}'")
         elif role == "referee" or r.status_code == 201:

@@ -74,10 +74,12 @@ from cgledger.domain.table_model import (
 
 __all__ = [
     "BINDING",
+    "LEDGER",
     "MAX_COUNT",
     "MAX_NOTE",
     "MAX_VALUE",
     "OTHER",
+    "ROLLER",
     "Amount",
     "Band",
     "DrmDef",
@@ -124,14 +126,24 @@ __all__ = [
 # ---------------------------------------------------------------- resolving
 
 
+#: Who decided a DRM of a roll (the applied DRM's ``by``, issue 26 item 3):
+#: the ledger, from the record (a counted DRM, one the RG's record decides, an
+#: input it filled), or the roller, who stated it (a referee's ruling too).
+LEDGER = "ledger"
+ROLLER = "roller"
+
+
 @dataclass(frozen=True)
 class DrmRequest:
-    """A DRM as a player names it: ``{"id", "count"?, "value"?, "note"?}``."""
+    """A DRM as a player names it: ``{"id", "count"?, "value"?, "note"?}``.
+    ``by``: who decided it (``LEDGER`` or ``ROLLER``), recorded with the DRM as
+    applied; ``None`` records no ``by`` (a roll read outside the campaign)."""
 
     id: str
     count: int | None = None
     value: int | None = None
     note: str | None = None
+    by: str | None = None
 
 
 def _div(n: int, d: int, rounding: Rounding) -> int:
@@ -192,7 +204,7 @@ def apply_drms(
     for i, req in enumerate(requested):
         where = f"drm[{i}]"
         if req.id == OTHER:
-            applied.append(_other(req, where))
+            applied.append(_by(_other(req, where), req))
             continue
         d = table.drm(req.id)
         if d is None:
@@ -208,8 +220,14 @@ def apply_drms(
             other = next(k for k, g in seen.items() if g == d.group)
             raise _bad(f"DRM {d.id!r} and {other!r} cannot both apply", where)
         seen[req.id] = d.group
-        applied.append(_named(d, req, where))
+        applied.append(_by(_named(d, req, where), req))
     return applied
+
+
+def _by(entry: dict[str, Any], req: DrmRequest) -> dict[str, Any]:
+    if req.by is not None:
+        entry["by"] = req.by
+    return entry
 
 
 def _other(req: DrmRequest, where: str) -> dict[str, Any]:
@@ -382,8 +400,18 @@ def audit(
 ) -> tuple[dict[str, Any], list[str]]:
     """Re-read a table roll from the recorded definition, the recorded dice,
     DRMs and inputs. Returns the recomputed result and the fields that differ
-    from ``recorded`` (empty when the record is consistent)."""
+    from ``recorded`` (empty when the record is consistent). Who decided each
+    DRM (its ``by``) is not part of the table's reading: the recomputed DRM
+    carries the recorded one's, so a roll recorded before ``by`` was kept and
+    one recorded with it read alike."""
     table = from_definition(data)
     result = resolve(table, dice, requests_from(table, recorded["drm"]), recorded["inputs"])
+    _carry_by(result["drm"], recorded["drm"])
     differs = [k for k in ("original", "drm", "final", "outcome") if result[k] != recorded.get(k)]
     return result, differs
+
+
+def _carry_by(applied: list[dict[str, Any]], recorded: Sequence[Mapping[str, Any]]) -> None:
+    for entry, was in zip(applied, recorded, strict=False):
+        if isinstance(was, Mapping) and was.get("id") == entry["id"] and "by" in was:
+            entry["by"] = was["by"]

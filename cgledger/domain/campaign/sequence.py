@@ -76,6 +76,7 @@ class Sequence(Core):
                     scenario=scenario,
                     chits=dict(entry["chits"]) if determined and entry is not None else {},
                     cvp=self.scenario_ends.get(cg_date),
+                    winner=(self.lvp_rows.get(cg_date) or {}).get("winner"),
                 )
             )
         return Facts(

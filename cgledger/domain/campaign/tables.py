@@ -7,6 +7,7 @@ Slice: ``lasting`` (the results that last, by key, by side or ``ALL``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from cgledger.domain import tables as tablebook
@@ -15,7 +16,7 @@ from cgledger.domain.campaign.rolls import Rolls
 from cgledger.domain.campaign.sequence import Sequence
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import Forbidden, InvalidInput, RuleViolation
-from cgledger.domain.rulesets.base import ALL, SCENARIO
+from cgledger.domain.rulesets.base import ALL, SCENARIO, CountedDrm
 from cgledger.domain.visibility import REFEREE
 
 
@@ -42,13 +43,17 @@ class Tables(Sequence, Rolls):
                 rule=table.rule,
             )
         hidden = table.secret if secret is None else secret
-        # A secret roll moves its side to no step (the step would name the
-        # table, DESIGN §2a); a public one moves it there, past the steps between.
-        self.check_binding(ctx, table, passing=not hidden)
+        # Who rolls it first (403); then the body, before the step binding, as a
+        # purchase's is: an unknown DRM or a bad input is 422 naming it in any
+        # step (issue 26 item 3); then the step and the CG Date (409).
+        self.check_side(ctx, table)
+        filled = self._with_lasting_inputs(ctx, table, inputs)
+        tablebook.prepare(table, drm, filled)
         drm = self.with_counted_drms(ctx, table, drm)
-        inputs = self._with_lasting_inputs(ctx, table, inputs)
         # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
-        prepared = tablebook.prepare(table, drm, inputs)
+        prepared = tablebook.prepare(table, drm, filled)
+        _input_drms_by(table, prepared.applied, stated=inputs)
+        inputs = filled
         lasting = self.ruleset.lasting_of(table.id)
         if hidden and lasting and ctx.actor != REFEREE:
             raise InvalidInput(
@@ -57,6 +62,9 @@ class Tables(Sequence, Rolls):
                 field="secret",
                 rule=lasting[0].rule,
             )
+        # A secret roll moves its side to no step (the step would name the
+        # table, DESIGN §2a); a public one moves it there, past the steps between.
+        self.check_binding(ctx, table, passing=not hidden)
         if not hidden:
             self._define_table(ctx, table)
         purpose = f"{table.id} {table.title}"[:MAX_PURPOSE]
@@ -97,6 +105,16 @@ class Tables(Sequence, Rolls):
                 out[lasting.start] = found["value"]
         return out
 
+    def check_side(self, ctx: Ctx, table: tablebook.Table) -> None:
+        """DESIGN §8: a table is rolled by the sides its rule names (403, the
+        detail starting with the rule number); the referee rolls any."""
+        if table.sides and ctx.actor != REFEREE and ctx.actor not in table.sides:
+            raise Forbidden(
+                f"{table.rule}: the {table.title} is rolled by the "
+                f"{' or '.join(table.sides)} side, not by the {ctx.actor} side",
+                rule=table.rule,
+            )
+
     def check_binding(self, ctx: Ctx, table: tablebook.Table, *, passing: bool = False) -> None:
         """DESIGN §8: a table is rolled by the sides its rule names, on the CG
         Dates it allows (403, 409; the detail starts with the rule number). The
@@ -104,12 +122,7 @@ class Tables(Sequence, Rolls):
         referee's (the roll's ``side`` is ``referee``)."""
         if ctx.actor == REFEREE:
             return
-        if table.sides and ctx.actor not in table.sides:
-            raise Forbidden(
-                f"{table.rule}: the {table.title} is rolled by the "
-                f"{' or '.join(table.sides)} side, not by the {ctx.actor} side",
-                rule=table.rule,
-            )
+        self.check_side(ctx, table)
         if table.step is not None:
             self.check_in_step(
                 ctx.actor,
@@ -142,60 +155,87 @@ class Tables(Sequence, Rolls):
     def with_counted_drms(
         self, ctx: Ctx, table: tablebook.Table, drm: list[tablebook.DrmRequest]
     ) -> list[tablebook.DrmRequest]:
-        """DESIGN §8: a DRM the ledger can count (``Ruleset.counted_drms``) is
-        counted by the server from the record: added where the roller left it
-        out, and a roll that names it with another number is refused (422,
-        naming the rule) before a die is drawn."""
-        out = list(drm)
+        """DESIGN §8 (issue 26 item 3): a DRM the ledger can count now
+        (``Ruleset.counted``, its ``count`` not ``None``) is the ledger's: it
+        is added to a side's roll where it applies, and a side that states it
+        is refused (422 naming the rule), even with the ledger's number; so is
+        a side that states another side's DRM. Where the record cannot tell,
+        the roller's statement stands. The referee's ruling may name any of
+        them, with the ledger's number only. Each DRM returned says who decided
+        it (``by``: ``ledger``, else ``roller``)."""
+        out = [d if d.by is not None else replace(d, by=tablebook.ROLLER) for d in drm]
         counted_drms = self.ruleset.counted(table.id)
         facts = self.facts(ctx.actor) if counted_drms else None
+        referee = ctx.actor == REFEREE
         for counted in counted_drms:
-            definition = table.drm(counted.drm)
-            assert definition is not None  # checked when the ruleset was built
-            per, fixed = definition.kind == "per", definition.kind == "fixed"
-            if counted.by_side and ctx.actor == REFEREE:
-                continue  # the ruling names it; the referee has no chits of its own
-            assert facts is not None
-            expected = counted.count(facts)
-            if expected is None:
-                continue  # the record cannot tell: the roller's own DRM stands
+            if counted.by_side and referee:
+                continue  # the ruling names it; the referee has no record of its own
             named = [d for d in out if d.id == counted.drm]
+            stated = [d for d in named if d.by != tablebook.LEDGER]
             applies = not counted.sides or ctx.actor in counted.sides
-            if named and ctx.actor != REFEREE and not applies:
+            if stated and not referee and not applies:
                 raise InvalidInput(
                     f"{counted.rule}: {counted.drm} is the {' or '.join(counted.sides)} "
                     f"side's DRM, not the {ctx.actor} side's",
                     field="drm",
                     rule=counted.rule,
                 )
-            for d in named:
-                if fixed and not expected:
-                    raise InvalidInput(
-                        f"{counted.rule}: {counted.drm} is counted by the ledger: it does not "
-                        f"apply on {self.cg_date}",
-                        field="drm",
-                        rule=counted.rule,
-                    )
-                given = d.count if per else d.value
-                if not fixed and given != expected:
-                    what = "count" if per else "value"
-                    raise InvalidInput(
-                        f"{counted.rule}: {counted.drm} is counted by the ledger: its {what} "
-                        f"on {self.cg_date} is {expected}, not {given}",
-                        field="drm",
-                        rule=counted.rule,
-                    )
-            auto = applies and (ctx.actor != REFEREE or not counted.sides)
-            if named or not auto:
+            assert facts is not None
+            expected = counted.count(facts)
+            if expected is None:
+                continue  # the record cannot tell: the roller's own DRM stands
+            for d in stated:
+                self._check_stated(table, counted, d, expected, referee=referee)
+            if named or not applies or (referee and counted.sides):
                 continue
-            if fixed:
-                if expected:
-                    out.append(tablebook.DrmRequest(counted.drm))
-            elif per:
-                out.append(tablebook.DrmRequest(counted.drm, count=expected))
-            else:
-                out.append(tablebook.DrmRequest(counted.drm, value=expected))
+            request = _counted_request(table, counted.drm, expected)
+            if request is not None:
+                out.append(request)
         return out
+
+    def _check_stated(
+        self,
+        table: tablebook.Table,
+        counted: CountedDrm,
+        stated: tablebook.DrmRequest,
+        expected: int,
+        *,
+        referee: bool,
+    ) -> None:
+        """A counted DRM the roller names where the ledger counts it: a side's
+        is the ledger's (but for a count the ledger knows only the least of,
+        ``CountedDrm.at_least``); the referee's ruling must give the ledger's
+        number, and a fixed DRM only where it applies."""
+        definition = table.drm(counted.drm)
+        assert definition is not None  # checked when the ruleset was built
+        per, fixed = definition.kind == "per", definition.kind == "fixed"
+        given = stated.count if per else stated.value
+
+        def refuse(why: str) -> InvalidInput:
+            return InvalidInput(
+                f"{counted.rule}: {counted.drm} {why}", field="drm", rule=counted.rule
+            )
+
+        if not referee:
+            if counted.at_least and per and given is not None and given >= expected:
+                return  # more than the ledger records (9.6202's RePh CVP)
+            if counted.at_least and per:
+                raise refuse(
+                    f"is counted by the ledger: its count on {self.cg_date} is at least "
+                    f"{expected}, not {given}"
+                )
+            if fixed:
+                now = f"it {'applies' if expected else 'does not apply'} on {self.cg_date}"
+            else:
+                now = f"its {'count' if per else 'value'} on {self.cg_date} is {expected}"
+            raise refuse(f"is computed by the ledger; do not state it ({now})")
+        if fixed and not expected:
+            raise refuse(f"is counted by the ledger: it does not apply on {self.cg_date}")
+        if not fixed and given != expected:
+            what = "count" if per else "value"
+            raise refuse(
+                f"is counted by the ledger: its {what} on {self.cg_date} is {expected}, not {given}"
+            )
 
     # ------------------------------------------------------------------ apply
 
@@ -249,3 +289,29 @@ class Tables(Sequence, Rolls):
                 "rule": lasting.rule,
                 "before": None if prev is None else {**prev, "before": None},
             }
+
+
+def _counted_request(
+    table: tablebook.Table, drm_id: str, expected: int
+) -> tablebook.DrmRequest | None:
+    """The DRM the ledger adds for its count: a fixed one only where it applies."""
+    definition = table.drm(drm_id)
+    assert definition is not None  # checked when the ruleset was built
+    ledger = tablebook.LEDGER
+    if definition.kind == "fixed":
+        return tablebook.DrmRequest(drm_id, by=ledger) if expected else None
+    if definition.kind == "per":
+        return tablebook.DrmRequest(drm_id, count=expected, by=ledger)
+    return tablebook.DrmRequest(drm_id, value=expected, by=ledger)
+
+
+def _input_drms_by(
+    table: tablebook.Table, applied: list[dict[str, Any]], *, stated: dict[str, Any]
+) -> None:
+    """Who decided each DRM applied from an input (8.6122's "+drm equal to that
+    side's current SAN minus four"): the roller who stated the input, or the
+    ledger that filled it from the value it keeps (``Lasting.start``)."""
+    for entry in applied:
+        d = table.drm(entry["id"])
+        if d is not None and d.kind == "input" and "by" not in entry:
+            entry["by"] = tablebook.ROLLER if d.input in stated else tablebook.LEDGER

@@ -23,6 +23,10 @@ class DateFacts:
     chits: Mapping[str, str]
     #: The CVP each side earned at its CG-Scenario End; ``None``: no end yet.
     cvp: Mapping[str, int] | None
+    #: The side that won its scenario, as the CG-Scenario End recorded it
+    #: (8.6032: the LVP row's ``winner``); ``None``: not recorded, or the
+    #: rules did not decide and no side was stated.
+    winner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -72,8 +76,9 @@ ALL = "*"
 @dataclass(frozen=True)
 class CountedDrm:
     """A DRM of a table that the ledger counts from the record (DESIGN §8): e.g.
-    8.6201's "Per day after Dec 19 N" from the CG Date, or ABtF's Campaign
-    Exhaustion DRM from the 9.6161 chart.
+    8.6201's "Per day after Dec 19 N" from the CG Date, ABtF's Campaign
+    Exhaustion DRM from the 9.6161 chart, 8.610's "-1 If German" from the
+    rolling side (issue 26 item 3).
 
     ``count(facts)`` gives, from what the record shows (:class:`Facts`), the
     DRM's count (a ``per`` DRM), its x (a ``valued`` one), or 1 or 0 for
@@ -81,12 +86,16 @@ class CountedDrm:
     is already in effect"); ``None`` where the record cannot tell (the
     roller's own DRM then stands). ``reading``: how the rule text was read
     where only one reading is sane (one the players may choose is a ``Reading``,
-    DESIGN §14, which ``count`` reads from ``Facts.readings``). The engine adds it
-    to a side's roll when the roller leaves it out, and refuses a roll that
-    names it with another number, or names a fixed one that does not apply
-    (422, the detail starting with ``rule``). ``sides``: the sides it applies
-    to (empty: every side); another side may not name it, and the referee's
-    ruling gets it only where it applies to every side.
+    DESIGN §14, which ``count`` reads from ``Facts.readings``).
+
+    Where ``count`` decides it, the ledger applies it to a side's roll and
+    the side may not state it (422 "<rule>: <drm> is computed by the ledger;
+    do not state it", even with the ledger's number): the roll's DRM lists
+    it with ``"by": "ledger"``. ``sides``: the sides it applies to (empty:
+    every side); another side that names it is refused (422), and the
+    referee's ruling gets it only where it applies to every side. The
+    referee's ruling may name any of them (a ruling), with the ledger's
+    number only.
     """
 
     table: str
@@ -98,6 +107,11 @@ class CountedDrm:
     #: Counted from the rolling side's own record (9.6202 "Per Attack Chit
     #: selected by that side"): a referee's ruling, which has no side, names it.
     by_side: bool = False
+    #: The ledger's count is the least the count can be (a ``per`` DRM): the
+    #: roller may state a larger one, for what the ledger does not record
+    #: (9.6202: "including CVP awarded thus far during this RePh"), never a
+    #: smaller one. Left out, the ledger's count applies.
+    at_least: bool = False
 
 
 @dataclass(frozen=True)

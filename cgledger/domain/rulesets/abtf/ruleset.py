@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from cgledger.domain.rulesets.abtf import definition, record
+from cgledger.domain.rulesets.abtf import counted, definition, record
 from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
 from cgledger.domain.rulesets.abtf.purchasing import RULES as ABTF_PURCHASES
@@ -70,7 +70,7 @@ def exhaustion_drm(cg_date: str, readings: Mapping[str, str] | None = None) -> i
     return record.exhaustion_on(CPP_BASE_CHART, cg_date, readings or {})
 
 
-COUNTED_DRMS = record.counted_drms(CPP_BASE_CHART)
+COUNTED_DRMS = record.counted_drms(CPP_BASE_CHART) + counted.COUNTED_DRMS
 
 
 def campaign_exhaustion(cg_date: str, readings: Mapping[str, str]) -> dict[str, Any]:

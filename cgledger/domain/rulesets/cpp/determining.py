@@ -330,7 +330,7 @@ class Determining:
                     rule=need.rule,
                 )
             stated.append(tablebook.DrmRequest(d.id, count=d.count, value=d.value, note=d.note))
-        stated += [tablebook.DrmRequest(drm_id) for drm_id in need.drms]
+        stated += [tablebook.DrmRequest(drm_id, by=tablebook.LEDGER) for drm_id in need.drms]
         return engine.with_counted_drms(ctx, table, stated)
 
     @staticmethod

@@ -88,10 +88,10 @@ class ShortageCreate(Body):
         default=None,
         ge=0,
         le=100,
-        description="8.618: '+1 DRM ... per CG scenario completed after 20 AM'. Counted by the "
-        "ledger from the CG-Scenario Ends it recorded (those of the CG Dates from 20 AM on, or "
-        "after it: the reading 'shortage-after-20-am', GET /v1/rulesets/kgp/readings); leave "
-        "it out, or state the same number (another one is 422).",
+        description="8.618: '+1 DRM ... per CG scenario completed after 20 AM'. Computed by "
+        "the ledger from the CG-Scenario Ends it recorded (those of the CG Dates from 20 AM on, "
+        "or after it: the reading 'shortage-after-20-am', GET /v1/rulesets/kgp/readings); leave "
+        "it out (a stated count is 422, the ledger's too).",
     )
     client_nonce: str | None = Nonce
 
@@ -221,7 +221,7 @@ class KgpRules(CppRules):
         stated = body.scenarios_after_20_am
         drm = [] if stated is None else [tablebook.DrmRequest(SHORTAGE_DRM, count=stated)]
         # Counted by the ledger from the scenario ends it recorded; a stated
-        # count that disagrees is refused (422, naming 8.618).
+        # count is refused (422, naming 8.618; issue 26 item 3).
         drm = engine.with_counted_drms(ctx, table, drm)
         pub, _, result = engine.roll_on(
             ctx, table, drm, {}, secret=False, client_nonce=body.client_nonce

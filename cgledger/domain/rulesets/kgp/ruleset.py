@@ -39,7 +39,7 @@ from cgledger.domain.rulesets.base import (
     bind_steps,
     period_date_normalizer,
 )
-from cgledger.domain.rulesets.kgp import definition, record
+from cgledger.domain.rulesets.kgp import counted, definition, record
 from cgledger.domain.rulesets.kgp import readings as kgp_readings
 from cgledger.domain.rulesets.kgp import tables as kgp_tables
 from cgledger.domain.rulesets.kgp.rules import KgpRules
@@ -223,7 +223,7 @@ RULESET = Ruleset(
     reph_steps=REPH_STEPS,
     normalize_date=period_date_normalizer(record.PERIODS),
     date_key=record.date_key,
-    counted_drms=record.COUNTED_DRMS,
+    counted_drms=record.COUNTED_DRMS + counted.COUNTED_DRMS,
     lasting=record.LASTING,
     table_rules=record.TABLE_RULES,
     readings=kgp_readings.READINGS,
