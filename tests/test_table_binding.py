@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.base import period_date_key
+from cgledger.domain import tables as tablebook
 from cgledger.domain.tables import Table, content_hash
 
 pytestmark = pytest.mark.shared_app
@@ -280,3 +281,19 @@ def test_abtf_tables_the_parallel_rules_call_secret_default_to_secret(table_id: 
     table = REGISTRY["abtf"].tables[table_id]
     assert table.secret
     assert any("Secret" in note for note in table.notes)
+
+
+def test_the_listing_says_who_decides_each_drm(client: TestClient) -> None:
+    """Issue 26: each DRM says whether the ledger computes it (a side that
+    states it is 422) or the roller states it, and why; a side DRM names its
+    side. The table's ``hash`` is its definition's, unchanged by these fields."""
+    listed = {t["id"]: t for t in client.get("/v1/rulesets/kgp/tables").json()}
+    drms = {d["id"]: d for d in listed["kgp:8.610"]["drms"]}
+    assert drms["german"]["decided_by"] == "ledger"
+    assert drms["german"]["sides"] == ["German"]
+    assert drms["heroic"]["decided_by"] == "roller"
+    assert "not tracked" in drms["heroic"]["why"]
+    assert "sides" not in drms["heroic"]
+    one = client.get("/v1/rulesets/kgp/tables/kgp:8.610").json()
+    assert one == listed["kgp:8.610"]
+    assert one["hash"] == tablebook.table_ref(REGISTRY["kgp"].tables["kgp:8.610"])["hash"]

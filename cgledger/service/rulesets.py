@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from cgledger.domain.errors import NotFound
-from cgledger.domain.rulesets import REGISTRY, Action, Ruleset
-from cgledger.domain.tables import describe
+from cgledger.domain.rulesets import REGISTRY, Action, Ruleset, drm_sources
+from cgledger.domain.tables import Table, describe
 
 
 def ruleset(ruleset_id: str) -> Ruleset:
@@ -78,14 +78,30 @@ def list_rulesets() -> list[dict[str, Any]]:
 
 
 def list_tables(ruleset_id: str) -> list[dict[str, Any]]:
-    return [describe(t) for t in ruleset(ruleset_id).tables.values()]
+    rs = ruleset(ruleset_id)
+    return [_with_deciders(rs, t) for t in rs.tables.values()]
+
+
+def _with_deciders(rs: Ruleset, table: Table) -> dict[str, Any]:
+    """The table as its definition describes it (its ``hash`` unchanged), each
+    DRM with who decides it (issue 26): ``decided_by`` ``ledger`` or
+    ``roller``, ``why``, and the ``sides`` a side DRM belongs to."""
+    out = describe(table)
+    for drm in out["drms"]:
+        who, why = drm_sources.decided(rs, table, drm["id"])
+        drm["decided_by"] = "ledger" if who == drm_sources.LEDGER else "roller"
+        drm["why"] = why
+        counted = drm_sources.counted_of(rs, table.id, drm["id"])
+        if counted is not None and counted.sides:
+            drm["sides"] = list(counted.sides)
+    return out
 
 
 def get_table(ruleset_id: str, table_id: str) -> dict[str, Any]:
     table = ruleset(ruleset_id).table(table_id)
     if table is None:
         raise NotFound(f"{ruleset_id} has no table {table_id!r}")
-    return describe(table)
+    return _with_deciders(ruleset(ruleset_id), table)
 
 
 def list_readings(ruleset_id: str) -> list[dict[str, Any]]:

@@ -100,6 +100,13 @@ class DrmInfo(_Open):
     id: str
     text: str
     kind: str
+    #: Who decides it (issue 26): ``ledger`` (computed from the record; a side
+    #: that states it is refused with 422) or ``roller`` (stated with the roll).
+    decided_by: Literal["ledger", "roller"] | None = None
+    #: How the ledger computes it, or why the roller states it.
+    why: str | None = None
+    #: The sides a side DRM belongs to ("-1 If German"); left out: every side.
+    sides: list[str] | None = None
 
 
 class InputEdge(BaseModel):

@@ -355,6 +355,10 @@ async function loadDice(fresh = () => true) {
 // ------------------------------------------------------------------ rolling
 function drmControl(d) {
   const label = `${d.text} (${d.id})`;
+  // A DRM the ledger computes is applied from the record; stating it is refused.
+  if (d.decided_by === "ledger") return h("p", { class: "drm ledger" }, `${label}: the ledger computes it — ${d.why}`);
+  const you = state.campaign.you;
+  if (d.sides && you !== "referee" && !d.sides.includes(you)) return null;
   if (d.kind === "fixed") return h("label", { class: "drm" }, h("input", { type: "checkbox", dataset: { drm: d.id, kind: d.kind } }), ` ${d.value > 0 ? "+" : ""}${d.value} ${label}`);
   const what = d.kind === "per" ? "count" : "value";
   return h("label", { class: "drm" }, `${label}: `, h("input", { type: "number", dataset: { drm: d.id, kind: what }, class: "num", placeholder: what }));
@@ -374,7 +378,7 @@ function showTable() {
   box.replaceChildren(
     h("p", { class: "rule" }, `${t.rule} ${t.title}: ${t.dice}${t.secret ? ", a Secret roll" : ""}`,
       t.endpoint ? ` · its campaign action is POST ${t.endpoint}; a roll here records the dice but fills no record` : ""),
-    ...(t.inputs || []).map(inputControl), ...(t.drms || []).map(drmControl));
+    ...(t.inputs || []).map(inputControl), ...(t.drms || []).map(drmControl).filter(Boolean));
 }
 
 async function rollOnTable(event) {
