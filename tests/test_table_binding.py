@@ -12,9 +12,9 @@ import pytest
 from conftest import Game, assert_problem, created
 from fastapi.testclient import TestClient
 
+from cgledger.domain import tables as tablebook
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.base import period_date_key
-from cgledger.domain import tables as tablebook
 from cgledger.domain.tables import Table, content_hash
 
 pytestmark = pytest.mark.shared_app
