@@ -18,7 +18,10 @@ Needs nothing but the file: it checks that
   visible table roll re-reads, from that recorded definition and its recorded
   dice, DRMs and inputs, to the recorded Original, DRMs, Final and outcome;
   and what a ruleset's command took from its roll is checked by the ruleset
-  (e.g. 8.616: the Base # off the chart and the CPP Replenished),
+  (e.g. 8.616: the Base # off the chart and the CPP Replenished, or a "-" one
+  recorded without a DR), under the readings in force at that event (DESIGN
+  §14: those the CG definition chose at creation or in the last approved
+  amendment before it, ``cgledger.verify_readings``),
 * every CG definition (at creation and in each approved amendment) matches
   its recorded sha256,
 * every ``UndoApplied`` event names only earlier events in ``reverts`` and
@@ -53,6 +56,7 @@ from cgledger.domain import tables as tablebook
 from cgledger.domain.chain import LINE_FIELDS, META, event_hash, secret_digest
 from cgledger.projections.lvp import LvpProjection
 from cgledger.signing import CheckpointError, check_checkpoint, key_id
+from cgledger.verify_readings import Readings
 from cgledger.verify_report import Report, VerificationError
 from cgledger.verify_sealed import Sealed
 from cgledger.verify_tables import check_rule_result
@@ -127,6 +131,7 @@ def verify_bytes(
     revealed_seeds: dict[int, str] = {}
     sealed = Sealed()
     created: dict[str, Any] = {}
+    readings = Readings()
     hashes: list[str] = []
     lvp = LvpProjection()
     for n, raw in enumerate(lines[1:], start=1):
@@ -139,6 +144,7 @@ def verify_bytes(
             if seq == 1:
                 created = _created(obj, header)
             _collect(obj, seq, commitments, rolls, revealed_seeds, sealed, report)
+            readings.note(obj, seq)
             lvp.apply(obj)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise VerificationError(f"malformed event ({type(exc).__name__}: {exc})", seq) from None
@@ -170,12 +176,14 @@ def verify_bytes(
 
     _check_checkpoints(checkpoints, server_key, created["campaign"], hashes, report)
 
-    _check_rolls(created, rolls, commitments, revealed_seeds, sealed, report)
+    _check_rolls(created, readings, rolls, commitments, revealed_seeds, sealed, report)
+    readings.check_without_dr(created)
     return report
 
 
 def _check_rolls(
     created: dict[str, Any],
+    readings: Readings,
     rolls: dict[int, dict[str, Any]],
     commitments: dict[int, tuple[str, int]],
     revealed_seeds: dict[int, str],
@@ -183,16 +191,18 @@ def _check_rolls(
     report: Report,
 ) -> None:
     """Every roll in index order (a version 1 roll, or a sealed record with
-    a roll index), then the sealed records without one."""
+    a roll index), then the sealed records without one, each under the
+    readings in force when it was recorded."""
     # Campaign and ruleset come from the hashed CampaignCreated event, never from
     # the header, so an edited header cannot change what is checked.
     for index in sorted(rolls):
         obj = rolls[index]
+        at = readings.as_of(created, obj["seq"])
         try:
             if obj["type"] == verify_sealed.RECORD:
-                verify_sealed.check(created, obj, commitments, sealed, report)
+                verify_sealed.check(at, obj, commitments, sealed, report)
             else:
-                _check_roll(created, index, obj, commitments, revealed_seeds, report)
+                _check_roll(at, index, obj, commitments, revealed_seeds, report)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise VerificationError(
                 f"malformed roll {index} ({type(exc).__name__}: {exc})", obj["seq"]
@@ -201,7 +211,7 @@ def _check_rolls(
         if "roll" in obj["payload"]:
             continue  # checked with the rolls
         try:
-            verify_sealed.check(created, obj, commitments, sealed, report)
+            verify_sealed.check(readings.as_of(created, seq), obj, commitments, sealed, report)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise VerificationError(
                 f"malformed sealed record ({type(exc).__name__}: {exc})", seq

@@ -56,6 +56,10 @@ LISTED = {
         ("standard-on-map-cost", "8.6194a"),
         ("setup-markers", "8.6"),
         ("mist-and-overcast", "8.6171"),
+        # 8.6161's chart and the 8.6162 EX: played in tests/test_readings_cpp.py.
+        ("cpp-base-pairs", "8.6161"),
+        ("cpp-base-cg3-23", "8.6161"),
+        ("cpp-base-ex-19-pm", "8.6162"),
     },
     "abtf": {("exhaustion-21-pm", "9.6161"), ("graebner-kg", "9.6184")},
     "sg": {("m4-group", "3.7")},

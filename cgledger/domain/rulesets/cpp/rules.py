@@ -41,6 +41,9 @@ from cgledger.domain.visibility import REFEREE
 
 #: A ruleset's CPP Base # chart: ``base(campaign, cg_date, side)``, ``None`` for a "-" cell.
 Base = Callable[[str, str, str], "int | None"]
+#: A chart whose cells are readings (DESIGN §14; KGP 8.6161):
+#: ``base(campaign, cg_date, side, readings)`` under the readings in force.
+ReadBase = Callable[[str, str, str, Mapping[str, str]], "int | None"]
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,9 @@ class CppScheme:
 
 
 class CppRules(Purchasing, RosterView, Rules):
-    """A CPP roster: ``base`` is the ruleset's CPP Base # chart; its purchases
-    (``Purchasing``) follow the scheme's ``purchases`` rules."""
+    """A CPP roster: ``base`` is the ruleset's CPP Base # chart (``read_base``
+    where its cells follow readings); its purchases (``Purchasing``) follow
+    the scheme's ``purchases`` rules."""
 
     state_events = frozenset(
         {
@@ -98,9 +102,17 @@ class CppRules(Purchasing, RosterView, Rules):
     has_roster = True
     has_rg_record = True
 
-    def __init__(self, ruleset_id: str, base: Base, scheme: CppScheme) -> None:
+    def __init__(
+        self,
+        ruleset_id: str,
+        base: Base,
+        scheme: CppScheme,
+        *,
+        read_base: ReadBase | None = None,
+    ) -> None:
         self.ruleset_id = ruleset_id
         self.base = base
+        self.read_base = read_base
         self.scheme = scheme
         self.purchases = scheme.purchases
         buy = scheme.purchases
@@ -171,6 +183,15 @@ class CppRules(Purchasing, RosterView, Rules):
         self.columns = tuple(
             c for c in cppbook.COLUMNS if scheme.recon is not None or not c.startswith("recon")
         )
+
+    def base_of(
+        self, campaign: str, cg_date: str, side: str, readings: Mapping[str, str]
+    ) -> int | None:
+        """The side's CPP Base # off the chart (8.6161, 9.6161) under the
+        ``readings`` in force (DESIGN §14), where the chart has readings."""
+        if self.read_base is not None:
+            return self.read_base(campaign, cg_date, side, readings)
+        return self.base(campaign, cg_date, side)
 
     def left(self, line: cppbook.Line) -> int:
         """The Left column: what is not spent, halved FRU where the scheme says
@@ -271,7 +292,7 @@ class CppRules(Purchasing, RosterView, Rules):
                 f"{step}: {side} already replenished CPP on {line['cg_date']}", rule=step
             )
         engine.check_step_order(side, step, ruling=ctx.actor == REFEREE, ctx=ctx)
-        base = self.base(engine.campaign_name, line["cg_date"], side)
+        base = self.base_of(engine.campaign_name, line["cg_date"], side, engine.readings())
         payload = {**engine.rule_payload(side, step), "base": base}
         if base is None:
             # A "-" on the CPP Base # chart: nothing arrives, no DR is made.
@@ -329,32 +350,73 @@ class CppRules(Purchasing, RosterView, Rules):
 
     def verify_result(self, created: dict[str, Any], values: dict[str, Any]) -> str | None:
         """What a determination roll wrote (8.620), and what CPP Replenishment
-        took from its table roll: the Base # off the chart and the CPP
-        Replenished; any other roll is ``verify_other``'s."""
+        took from its table roll (or recorded without one, for a "-" cell);
+        any other roll is ``verify_other``'s."""
         rule = values.get("rule")
-        replenish = self.scheme.replenish
         if "for_purchase" in values and "need" in values:
             return purchasebook.check_determined(self.purchases, values)
         if rule == f"{self.ruleset_id}:{self.scheme.replenish_table}" and "base" not in values:
             # A plain table roll of the replenishment table, made before its
             # ruleset kept a roster: the table re-read is its check.
             return None
+        if "outcome" not in values and "base" in values and rule in self._replenish_rules():
+            return self._verify_no_dr(created, values)
         if rule == f"{self.ruleset_id}:{self.scheme.replenish_table}":
-            base = self.base(created["campaign_name"], values["cg_date"], values["side"])
-            if base is None or values["base"] != base or values["inputs"] != {"base": base}:
-                return (
-                    f"{replenish}: the CPP Base # of {values['side']} on "
-                    f"{values['cg_date']} is {base}, but {values['base']} is recorded"
-                )
-            amount = values["outcome"]["amount"]
-            if values.get("dr") != values["final"] or values.get("repl") != amount:
-                return (
-                    f"{replenish}: Base # {base} and DR {values['final']} give {amount} "
-                    f"CPP, but DR {values.get('dr')} and {values.get('repl')} CPP are recorded"
-                )
-        else:
-            return self.verify_other(created, values)
+            return self._verify_replenished(created, values)
+        return self.verify_other(created, values)
+
+    def _replenish_rules(self) -> tuple[str, str]:
+        """The rule a replenishment names: its step's, or its table's when rolled."""
+        at = f"{self.ruleset_id}:"
+        return (at + self.scheme.replenish, at + self.scheme.replenish_table)
+
+    def _chart_base(
+        self, created: dict[str, Any], values: dict[str, Any]
+    ) -> tuple[int | None, str]:
+        """The Base # the chart gives the event's side and CG Date under the
+        readings in force at that event (``created["readings"]``: those the
+        verifier read from the CG definition and its amendments before it;
+        the defaults where it gives none), and how a refusal names them."""
+        readings = created.get("readings") or {}
+        base = self.base_of(created["campaign_name"], values["cg_date"], values["side"], readings)
+        return base, self._under(readings)
+
+    def _verify_replenished(self, created: dict[str, Any], values: dict[str, Any]) -> str | None:
+        """8.616/9.616 read off its table: the Base # is the chart's, and the
+        DR and CPP Replenished are the table's."""
+        replenish = self.scheme.replenish
+        base, under = self._chart_base(created, values)
+        if base is None or values["base"] != base or values["inputs"] != {"base": base}:
+            return (
+                f"{replenish}: the CPP Base # of {values['side']} on {values['cg_date']} is "
+                f"{base}{under}, but {values['base']} is recorded"
+            )
+        amount = values["outcome"]["amount"]
+        if values.get("dr") != values["final"] or values.get("repl") != amount:
+            return (
+                f"{replenish}: Base # {base} and DR {values['final']} give {amount} "
+                f"CPP, but DR {values.get('dr')} and {values.get('repl')} CPP are recorded"
+            )
         return None
+
+    def _verify_no_dr(self, created: dict[str, Any], values: dict[str, Any]) -> str | None:
+        """A replenishment recorded without a DR: only a "-" cell, 0 CPP."""
+        base, under = self._chart_base(created, values)
+        if base is None and values["base"] is None and values.get("repl") == 0:
+            return None
+        return (
+            f"{self.scheme.replenish}: the CPP Base # of {values['side']} on "
+            f"{values['cg_date']} is {base}{under}, but {values['base']} and "
+            f"{values.get('repl')} CPP are recorded without a DR"
+        )
+
+    def _under(self, readings: Mapping[str, str]) -> str:
+        """How a refusal names the readings the chart was read under (those
+        the definition chose; none: the defaults)."""
+        if self.read_base is None or not readings:
+            return ""
+        chosen = ", ".join(f"{k}={v}" for k, v in sorted(readings.items()))
+        return f" under the readings {chosen}"
 
     def verify_other(self, created: dict[str, Any], values: dict[str, Any]) -> str | None:
         """The offline check of a roll the ruleset's own commands made (a

@@ -96,4 +96,69 @@ MIST_AND_OVERCAST = Reading(
     "writes an overcast sky with Mist as 'Light Mist & Overcast'.",
 )
 
-READINGS = (SHORTAGE, LEADER_COLUMNS, STANDARD_ON_MAP, SETUP_MARKERS, MIST_AND_OVERCAST)
+#: 8.6161: the OCR lost the two column headers under each CG of the CPP Base # chart.
+CPP_BASE_PAIRS = Reading(
+    id="cpp-base-pairs",
+    rule="8.6161",
+    text="Each side's CPP Base # is given below for the current CG Date and CG: CPP BASE # "
+    "CHART / CG ICG IICG III / CG Date / 19 PM3535---- / 19 N5025--2035 / 20 AM6520--5055 / "
+    "20 PM4520--9075 / 20 N505040356540 / 21 AM602065353550 / 21 PM752510252025 (no header "
+    "names the two numbers under each CG)",
+    choices={
+        "us-first": "the first number of each CG's pair is the U.S. Base #, the second the "
+        "German one (CG I 19 N: U.S. 50, German 25)",
+        "german-first": "the first number of each CG's pair is the German Base #, the second "
+        "the U.S. one (CG I 19 N: German 50, U.S. 25)",
+    },
+    default="us-first",
+    why="The first number is the larger one on most CG Dates of CG I and CG II, when the U.S. "
+    "was pouring in reinforcements (8.6197's entry codes), and these rules list the U.S. "
+    "before the German side by side elsewhere (8.6204's SW charts, 8.621 footnote 2 'U.S./').",
+)
+
+#: 8.6161: CG III's 23 AM and 23 PM cells read "175-".
+CPP_BASE_CG3_23 = Reading(
+    id="cpp-base-cg3-23",
+    rule="8.6161",
+    text="CPP BASE # CHART: '22 N----2030 / 23 AM----175- / 23 PM----175-'",
+    choices={
+        "175": "CG III's pair on 23 AM and on 23 PM is 175 and '-': the first side's Base # is "
+        "175, the second side replenishes nothing (a '-' cell: no DR)",
+        "75": "the '1' is a footnote digit the OCR glued to the number (as in 'Chart21'): the "
+        "pair is 75 and '-'",
+    },
+    default="175",
+    why="The cell is read as printed: the seed holds no footnote text, and the next footnote "
+    "number the OCR glues on (8.617's 'Chart21') is 21, so a footnote just before it would "
+    "be numbered about 20, not 1. 175 is far above its neighbours (20-40): '75' is there for a "
+    "group whose printed chart shows a footnote marker.",
+)
+
+#: 8.6162's EX gives the German a Base # that the chart's 19 PM row does not read.
+CPP_BASE_EX_19_PM = Reading(
+    id="cpp-base-ex-19-pm",
+    rule="8.6162",
+    text="EX: Players have just completed the 19 AM Initial scenario of CG I ... The German, "
+    "with a CPP Base # of 30 (8.6161), makes a CPP Replenishment DR of 6 ... (30 - 6 = 24) "
+    "(8.6161's chart: '19 PM3535----')",
+    choices={
+        "chart": "the chart's 19 PM row: the German Base # of CG I on 19 PM is 35",
+        "ex": "the EX's 30: the German Base # of CG I on 19 PM is 30 (the U.S. keeps the "
+        "pair's other 35)",
+    },
+    default="chart",
+    why="8.6161 gives each side's Base # in its chart, and the EX cites 8.6161 for a 30 that "
+    "no cell of the 19 PM row reads (both read 35): the EX illustrates 8.6162's arithmetic, "
+    "the chart is the data every CG Date reads.",
+)
+
+READINGS = (
+    SHORTAGE,
+    LEADER_COLUMNS,
+    STANDARD_ON_MAP,
+    SETUP_MARKERS,
+    MIST_AND_OVERCAST,
+    CPP_BASE_PAIRS,
+    CPP_BASE_CG3_23,
+    CPP_BASE_EX_19_PM,
+)

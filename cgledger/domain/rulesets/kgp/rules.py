@@ -28,7 +28,7 @@ from cgledger.domain.rulesets.cpp.bodies import (
     RGPurchaseCreate,
 )
 from cgledger.domain.rulesets.cpp.roster import lines_of
-from cgledger.domain.rulesets.cpp.rules import Base, CppRules, CppScheme
+from cgledger.domain.rulesets.cpp.rules import CppRules, CppScheme, ReadBase
 from cgledger.domain.rulesets.kgp.purchasing import RULES as KGP_PURCHASES
 from cgledger.domain.rulesets.kgp.record import HISTORICAL_WEATHER, RANDOM_WEATHER
 from cgledger.domain.rulesets.kgp.setup_areas import setup_areas as kgp_setup_areas
@@ -112,8 +112,10 @@ class KgpRules(CppRules):
     state_events = CppRules.state_events | {"AmmunitionShortageRolled"}
     state_keys = CppRules.state_keys | {"shortage"}
 
-    def __init__(self, ruleset_id: str, base: Base) -> None:
-        super().__init__(ruleset_id, base, KGP_SCHEME)
+    def __init__(self, ruleset_id: str, base: ReadBase) -> None:
+        # 8.6161's chart reads its pairs, CG III's "175-" and the 8.6162 EX's
+        # 30 as the readings in force say (``kgp.cpp_base``, DESIGN §14).
+        super().__init__(ruleset_id, lambda c, d, s: base(c, d, s, {}), KGP_SCHEME, read_base=base)
         # ``operation``: the Idempotency-Key fingerprint's names from before
         # rulesets were packages, so a retry across the upgrade still replays.
         recon = Action(

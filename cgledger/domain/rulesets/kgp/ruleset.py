@@ -5,26 +5,9 @@ Seed text: ``shared/seeds/000_…`` (8.6-8.618), ``001_…`` (8.619-8.625) and
 seeds, so each CG's Initial Scenario date is read off the 8.6161 chart (see
 ``CALENDARS`` below).
 
-READINGS OF GARBLED OCR (each is easy to correct here, and only here):
-
-* 8.6161 CPP BASE # CHART. The OCR lost the column headers under each CG, and
-  prints a merged shaded cell (one CG, both sides) as ``--``. Each row reads as
-  ``CG I | CG II | CG III`` with two numbers per CG that is in play. We read the
-  first number of each pair as U.S. and the second as German: the first column
-  is the larger one in CG I and CG II, where the U.S. was pouring in
-  reinforcements (8.6197), and DESIGN §1 lists the sides U.S. first.
-* The CG III 23 AM and 23 PM cells read ``175-``. We read them as U.S. 175,
-  German ``-``, i.e. no German CPP arrive on those dates (Peiper's KG was cut
-  off). A ``-`` base means no replenishment and no DR. The U.S. 175 is far
-  above its neighbours (20-40); another possible reading is a stray footnote
-  digit before 75 (the OCR glues footnote numbers to words, e.g. "Chart21").
-* The 8.6162 EX gives the German a Base # of 30 on 19 PM of CG I, while the
-  chart's 19 PM row reads 35/35. The EX is illustrative; the chart is used.
-* 8.616 gives no floor for Base # minus DR. The only Base # below 12 is the
-  U.S. 10 of CG II 21 PM; there a DR of 11 or 12 would give -1 or -2. We record
-  0 CPP Replenished instead (the ``floor`` of the kgp:8.616 table's amount, in
-  ``kgp_tables``): "CPP Replenished" is an
-  amount received, never a loss.
+The 8.6161 CPP BASE # CHART and how its garbled OCR is read (which number of
+a pair is the U.S. one, CG III's "175-", the 8.6162 EX's 30) are in
+``cpp_base``: three readings the players agree (``kgp.readings``, DESIGN §14).
 """
 
 from __future__ import annotations
@@ -42,6 +25,7 @@ from cgledger.domain.rulesets.base import (
 from cgledger.domain.rulesets.kgp import counted, definition, record
 from cgledger.domain.rulesets.kgp import readings as kgp_readings
 from cgledger.domain.rulesets.kgp import tables as kgp_tables
+from cgledger.domain.rulesets.kgp.cpp_base import CHART, cpp_base
 from cgledger.domain.rulesets.kgp.rules import KgpRules
 
 US = "US"
@@ -57,46 +41,9 @@ HISTORICAL_DATES: tuple[str, ...] = (
     "23 AM", "23 PM",
 )  # fmt: skip
 
-#: 8.6161 CPP BASE # CHART as (U.S., German) per CG and CG Date; see the module
-#: docstring for how the garbled OCR was read. ``None`` is a "-" cell.
-CPP_BASE: MappingProxyType[str, MappingProxyType[str, tuple[int, int | None]]] = MappingProxyType(
-    {
-        "CG I": MappingProxyType(
-            {
-                "19 PM": (35, 35),
-                "19 N": (50, 25),
-                "20 AM": (65, 20),
-                "20 PM": (45, 20),
-                "20 N": (50, 50),
-                "21 AM": (60, 20),
-                "21 PM": (75, 25),
-            }
-        ),
-        "CG II": MappingProxyType(
-            {
-                "20 N": (40, 35),
-                "21 AM": (65, 35),
-                "21 PM": (10, 25),
-            }
-        ),
-        "CG III": MappingProxyType(
-            {
-                "19 N": (20, 35),
-                "20 AM": (50, 55),
-                "20 PM": (90, 75),
-                "20 N": (65, 40),
-                "21 AM": (35, 50),
-                "21 PM": (20, 25),
-                "21 N": (20, 75),
-                "22 AM": (40, 60),
-                "22 PM": (20, 30),
-                "22 N": (20, 30),
-                "23 AM": (175, None),
-                "23 PM": (175, None),
-            }
-        ),
-    }
-)
+#: 8.6161 CPP BASE # CHART, each pair in the order printed (``cpp_base.CHART``).
+CPP_BASE = CHART
+
 
 #: Initial Scenario date of each CG. 8.6162: "CPP Replenishment is NA prior to
 #: each CG's Initial Scenario", so the chart's first date with a Base # is the
@@ -207,12 +154,6 @@ REPH_STEPS = (
         markers_by_choice=_SETUP_MARKERS,
     ),
 )
-
-
-def cpp_base(campaign: str, cg_date: str, side: str) -> int | None:
-    """8.6161: the CPP Base # of ``side`` on ``cg_date`` (``None``: a "-" cell)."""
-    us, german = CPP_BASE[campaign][cg_date]
-    return us if side == US else german
 
 
 RULESET = Ruleset(
