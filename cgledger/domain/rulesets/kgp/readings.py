@@ -41,9 +41,10 @@ LEADER_COLUMNS = Reading(
         "U.S. one (tables kgp:8.6206-us-column-2 and kgp:8.6206-german-column-1)",
     },
     default="us-first",
-    why="These rules put the U.S. before the German in every side-by-side chart (8.6161's CPP "
-    "Base # pairs, 8.6204's SW charts, 8.621 footnote 2 'U.S./'), and the sibling ABtF leader "
-    "table (9.6183) puts the Allied column, also the better one here, first.",
+    why="These rules put the U.S. before the German where the text names both (8.6204's SW "
+    "charts, 8.621 footnote 2 'U.S./'; 8.6161's CPP Base # pairs are read so too, itself the "
+    "reading 'cpp-base-pairs'), and the sibling ABtF leader table (9.6183) puts the Allied "
+    "column, also the better one here, first.",
 )
 
 #: 8.6194a is cut before its price change.
