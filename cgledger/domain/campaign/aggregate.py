@@ -42,7 +42,9 @@ from cgledger.domain.history import MemoryHistory
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-SCHEMA = 13
+#: 14: a new CG Date also applies what the rules give on it (ABtF 9.6152's RG
+#: and FPP, ``Rules.on_date_began``); KGP keeps CG14's Fanaticism declarations.
+SCHEMA = 14
 
 
 class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState):

@@ -26,6 +26,7 @@ from cgledger.domain.rulesets.facts import (
     DateFacts,
     Facts,
     Lasting,
+    ScheduledChange,
     TableRule,
 )
 from cgledger.domain.rulesets.interface import Action, Engine, Rules, SealedAct
@@ -60,6 +61,7 @@ __all__ = [
     "RePhStep",
     "Rules",
     "Ruleset",
+    "ScheduledChange",
     "SealedAct",
     "TableRule",
     "bind_steps",
@@ -104,6 +106,9 @@ class Ruleset:
     lasting: tuple[Lasting, ...] = ()
     #: When a table may or must be rolled, beyond its sides and dates (:class:`TableRule`).
     table_rules: tuple[TableRule, ...] = ()
+    #: Changes the rules give a lasting value on a CG Date without a roll
+    #: (:class:`ScheduledChange`, ABtF 9.6152's SAN).
+    scheduled: tuple[ScheduledChange, ...] = ()
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -138,6 +143,14 @@ class Ruleset:
         for table_rule in self.table_rules:
             if table_rule.table not in self.tables:
                 raise ValueError(f"{self.id}: no table {table_rule.table} for {table_rule.rule}")
+        keys = {x.key for x in self.lasting if x.per_side}
+        for change in self.scheduled:
+            if change.key not in keys or change.side not in self.sides:
+                raise ValueError(f"{self.id} {change.rule}: no {change.side} {change.key} lasts")
+            if self.normalize_date(change.cg_date) != change.cg_date:
+                raise ValueError(f"{self.id} {change.rule}: {change.cg_date!r} is no CG Date")
+            if change.step not in self._step_index:
+                raise ValueError(f"{self.id} {change.rule}: {change.step} is not a RePh step")
         if self.initiative is not None:
             pairs = {(a, b) for a in CHITS for b in CHITS}
             if len(self.sides) != 2 or set(self.initiative.matrix) != pairs:

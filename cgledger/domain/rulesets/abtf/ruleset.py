@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from cgledger.domain.rulesets.abtf import definition, record
+from cgledger.domain.rulesets.abtf import definition, record, schedule
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
 from cgledger.domain.rulesets.abtf.purchasing import RULES as ABTF_PURCHASES
-from cgledger.domain.rulesets.abtf.rules import AbtfRules
 from cgledger.domain.rulesets.base import (
     CampaignDef,
     Initiative,
@@ -250,6 +249,8 @@ RULESET = Ruleset(
     counted_drms=COUNTED_DRMS,
     lasting=record.LASTING,
     table_rules=record.TABLE_RULES,
+    # 9.6152's SAN changes; its RG and FPP are ``ScheduledAbtfRules``'.
+    scheduled=schedule.SCHEDULED,
     new_date_step="9.612",  # 9.6121 New CG Date
     sequence_rule="9.6",
     definition=definition.MODEL,
@@ -275,6 +276,6 @@ RULESET = Ruleset(
         dual_attack_roller=GERMAN,
         setup_first=(BRITISH, GERMAN),
     ),
-    rules=AbtfRules("abtf", cpp_base, CPP),
+    rules=schedule.ScheduledAbtfRules("abtf", cpp_base, CPP),
     tables=bind_steps(abtf_tables.TABLES, REPH_STEPS),
 )
