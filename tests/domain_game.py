@@ -104,7 +104,8 @@ class DomainGame:
         """Every side reaches the Initiative step and selects ``chit``; the
         scenario type it generates."""
         ini = self.ruleset.initiative
-        assert ini is not None and ini.step is not None
+        assert ini is not None
+        assert ini.step is not None
         for side in self.c.sides:
             self.advance(side, ini.step)
         for side in self.c.sides:

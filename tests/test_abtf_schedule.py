@@ -68,7 +68,7 @@ def test_the_schedule_is_the_seeds_read_with_its_glued_note_numbers(date: str) -
 def test_the_san_changes_carry_their_notes_bounds() -> None:
     """Notes 4 and 5: a rise stops at SAN 7, a fall at SAN 2."""
     for change in schedule.SCHEDULED:
-        assert change.rule == "9.6152" and change.step == "9.615"
+        assert (change.rule, change.step) == ("9.6152", "9.615")
         if change.change > 0:
             assert (change.maximum, change.minimum) == (7, None)
             assert "SAN 7 maximum" in change.note

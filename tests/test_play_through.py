@@ -886,15 +886,18 @@ class AbtfPlay(Play):
         self.refuse(side, "/reph/advance", {"to": "9.619"}, "9.618")
         for row in given:
             body = {"for_purchase": row["seq"], "item": row["item"]}
-            while row["needs"]:
+            needs = row["needs"]
+            while needs:
                 made = created(self.game.post(side, "/rg-determinations", body))
                 self.appended[made["seq"]] = "RGDetermined"
-                (row,) = [
+                (now,) = [
                     r
                     for r in ok(self.game.get(side, f"/rg-record?side={side}"))["rows"]
                     if (r["seq"], r["item"]) == (body["for_purchase"], body["item"])
                 ]
-        assert [r["needs"] for r in given][1] == []
+                needs = now["needs"]
+        assert given[0]["needs"] != []  # I1's chart line is eligible for Depletion
+        assert given[1]["needs"] == []  # no chart line lists I2
 
     def san(self, side: str) -> None:
         table, threshold = ABTF_SAN[side]

@@ -88,7 +88,9 @@ def kept_entry(
         value, known = entry["value"], False
     # A roll made in its RePh step on a CG Date (before its scenario) is the
     # chain's start; a definition's value is the CG's start.
-    base = played.index(entry["cg_date"]) if rolled and entry["cg_date"] in played else 0
+    base = 0
+    if rolled and entry is not None and entry["cg_date"] in played:
+        base = played.index(entry["cg_date"])
     events: list[tuple[tuple[int, int], str, ScheduledChange | None]] = []
     if raised_to is not None:
         # New CG Dates after the base: their 8.6122 (9.6122) step raises the value.
@@ -121,18 +123,18 @@ def kept_entry(
     if entry is not None and not rolled and start is not None:
         out["source"] = DEFINITION  # the changes on record, on the definition's start
     applied: list[dict[str, Any]] = []
-    for _, cg_date, change in sorted(events, key=lambda e: e[0]):
-        if change is None:
+    for _, cg_date, item in sorted(events, key=lambda e: e[0]):
+        if item is None:
             assert raised_to is not None
             floor, rule = raised_to
             if known and isinstance(value, int) and value < floor:
                 value = floor
                 applied.append({"cg_date": cg_date, "rule": rule, "raised_to": floor})
             continue
-        value = _apply(int(value), change) if known else int(value or 0) + change.change
+        value = _apply(int(value), item) if known else int(value or 0) + item.change
         applied.append(
-            {"cg_date": change.cg_date, "rule": change.rule, "change": change.change}
-            | ({"in_force": cg_date} if cg_date != change.cg_date else {})
+            {"cg_date": item.cg_date, "rule": item.rule, "change": item.change}
+            | ({"in_force": cg_date} if cg_date != item.cg_date else {})
         )
     out["value"], out["known"] = value, known
     if applied:
@@ -153,7 +155,7 @@ def kept_values(
     say (:func:`kept_entry`); the other keys as recorded. ``starts``: the CG
     definition's values by key and side; ``scheduled``: the ruleset's changes,
     each with whether it is received on the Initial Scenario's date."""
-    out: dict[str, dict[str, dict[str, Any]]] = {k: dict(v) for k, v in raw.items()}
+    out = {k: {h: dict(e) for h, e in v.items()} for k, v in raw.items()}
     keys: dict[str, list[Lasting]] = {}
     for item in lasting:
         if item.per_side:

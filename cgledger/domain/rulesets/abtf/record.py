@@ -139,18 +139,31 @@ LASTING = (
     # ``san``); 9.6152 changes it (``schedule.SCHEDULED``); 9.6122: "A side
     # whose SAN is currently < 2 has it automatically raised to 2".
     Lasting(
-        "abtf:9.61221", "san", "9.61221", (None, -2), start="san", definition="san",
+        "abtf:9.61221",
+        "san",
+        "9.61221",
+        (None, -2),
+        start="san",
+        definition="san",
         raised_to=(2, "9.6122"),
     ),
     Lasting(
-        "abtf:9.61222", "san", "9.61222", (None, -2), start="san", definition="san",
+        "abtf:9.61222",
+        "san",
+        "9.61222",
+        (None, -2),
+        start="san",
+        definition="san",
         raised_to=(2, "9.6122"),
     ),
     # 9.6201: "Shortage increases one Level". The Level at the CG's start is
     # SSR CG 17's, not in the seed: the definition's ``ammunition_shortage_level``
     # where it gives one, else the ledger shows the change.
     Lasting(
-        "abtf:9.6201", "ammunition_shortage_level", "9.6201", (None, 1),
+        "abtf:9.6201",
+        "ammunition_shortage_level",
+        "9.6201",
+        (None, 1),
         definition="ammunition_shortage_level",
     ),
     # 9.6202: "ELR +1", "No Change", "ELR -1" (the ELR itself is the OB's).
