@@ -9,6 +9,8 @@ import re
 from typing import Any
 from uuid import UUID
 
+from dice_steer import find_nonce, summing
+
 from cgledger.domain import tables as tablebook
 from cgledger.domain.campaign import Campaign, Ctx
 from cgledger.domain.errors import RuleViolation
@@ -17,6 +19,7 @@ from cgledger.domain.rulesets.base import SCENARIO
 from cgledger.domain.visibility import REFEREE
 from cgledger.sealing import AesGcmSealer
 
+SEALER = AesGcmSealer(bytes(32))
 #: The path a refusal names for the action a step requires.
 NEEDED = re.compile(r"\(POST /v1/campaigns/[^/]+/([^)]+)\)")
 
@@ -51,7 +54,7 @@ class DomainGame:
             actor=actor,
             now="2026-11-27T00:00:00Z",
             entropy=self.rng.randbytes,
-            sealer=AesGcmSealer(bytes(32)),
+            sealer=SEALER,
         )
 
     @property
@@ -68,15 +71,29 @@ class DomainGame:
         table: str,
         inputs: dict[str, Any] | None = None,
         drm: list[tablebook.DrmRequest] | None = None,
+        *,
+        original: int | None = None,
     ) -> dict[str, Any]:
-        """A public table roll; its recorded values."""
+        """A public table roll; its recorded values. ``original``: the dice are
+        steered to that Original roll (``dice_steer``)."""
+        nonce = None
+        if original is not None:
+            found = self.c.table(table)
+            nonce = find_nonce(
+                self.c,
+                SEALER,
+                purpose=f"{found.id} {found.title}",
+                count=found.dice,
+                side=actor,
+                want=summing(original),
+            )
         seq = self.c.roll_table(
             self.ctx(actor),
             table,
             drm=drm or [],
             inputs=inputs or {},
             secret=None,
-            client_nonce=None,
+            client_nonce=nonce,
         )
         return self.c.record(seq)["payload"]
 

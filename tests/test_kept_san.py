@@ -96,6 +96,22 @@ def test_kgp_the_definitions_san_requires_the_dr_at_4(us: int, required: bool) -
     assert game.kept("san")["US"]["value"] == (us - 2 if out["outcome"]["band"] == 1 else us)
 
 
+@pytest.mark.parametrize(("original", "expected"), [(2, 6), (3, 4)])
+def test_kgp_8_6122_ex_with_the_definitions_san(original: int, expected: int) -> None:
+    """8.6122 EX: "The U.S. SAN is currently 6. Due to the +2 drm (6 - 4 = 2) ...
+    an Original dr of ≥ 3 will lower the U.S. SAN to 4", the SAN of 6 kept
+    from the CG's OB (nobody states it) and the result kept for the next date."""
+    game = DomainGame(
+        "kgp", "CG I", definition=_doc(KGP_SAMPLE, san={"US": 6}), initial_cpp={"German": 2}
+    )
+    game.next_date()
+    out = game.roll("US", "kgp:8.6122", original=original)
+    assert (out["inputs"], out["final"]) == ({"san": 6}, original + 2)
+    assert game.kept("san")["US"]["value"] == expected
+    game.next_date()
+    assert game.kept("san")["US"]["value"] == expected
+
+
 def test_kgp_a_san_below_2_is_raised_at_the_new_cg_date() -> None:
     """8.6122: "Each side whose SAN is currently < 2 has it automatically
     raised to 2 (no CPP expenditure necessary)"."""
