@@ -42,9 +42,7 @@ from cgledger.domain.history import MemoryHistory
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-#: 14: a new CG Date also applies what the rules give on it (ABtF 9.6152's RG
-#: and FPP, ``Rules.on_date_began``); KGP keeps CG14's Fanaticism declarations.
-SCHEMA = 14
+SCHEMA = 14  # 14: ``Rules.on_date_began`` (ABtF 9.6152), KGP CG14's declarations
 
 
 class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState):
