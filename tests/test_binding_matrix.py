@@ -59,6 +59,11 @@ NOT_NOW = {
     "abtf:9.62164": "9.62164",
 }
 
+#: Rolls the rules require of every side in a step on every CG Date but the
+#: Initial Scenario's (9.6202's ELR Loss/Gain DR): none of these moments makes
+#: them, so a step after theirs cannot be reached.
+REQUIRED_EACH_DATE = {"abtf": {"9.620": "9.6202"}}
+
 #: A DRM no table has: refused (422) before the step binding is read.
 BODY = {"drm": [{"id": "no-such-drm"}]}
 
@@ -130,6 +135,7 @@ class Now:
 
     done: frozenset[str]
     initiative_waits: bool
+    ruleset: str = ""
 
 
 def _now(game: Game, moment: str, reph: dict[str, Any]) -> Now:
@@ -140,7 +146,7 @@ def _now(game: Game, moment: str, reph: dict[str, Any]) -> Now:
         if r.status_code == 200:  # SG has no Initiative
             (view,) = r.json()["items"]
             waits = view["determined"] is None
-    return Now(DONE_ACTIONS[moment], waits)
+    return Now(DONE_ACTIONS[moment], waits, game.created["ruleset"])
 
 
 SIDE = "not its side"
@@ -178,7 +184,7 @@ DECISIVE: dict[tuple[str, str], set[str]] = {
     ("abtf", "fresh"): {ALLOWED, SIDE, DATE, NA},
     ("abtf", "after-initial-scenario"): {ALLOWED, SIDE, DATE, NEW_DATE, BLOCKED},
     ("abtf", "next-cg-date"): {ALLOWED, SIDE, DATE, DONE, BLOCKED},
-    ("abtf", "next-cg-date-replenished"): {ALLOWED, SIDE, DATE, DONE},
+    ("abtf", "next-cg-date-replenished"): {ALLOWED, SIDE, DATE, DONE, BLOCKED},
     ("sg", "fresh"): {SIDE, NA},
     ("sg", "after-initial-scenario"): {SIDE, LOCKSTEP},
     ("sg", "next-cg-date"): {SIDE, DONE},
@@ -209,10 +215,13 @@ def _blocked_before(
     order = [s["rule"] for s in reph["steps"]]
     current = reph["current"][side]
     start = len(order) if current == SCENARIO else order.index(current)
+    required = REQUIRED_EACH_DATE.get(now.ruleset, {})
     for step in reph["steps"][start : order.index(table_step)]:
         if step["status"][side] == "n/a":
             continue
         if step["action"] is not None and step["action"] not in now.done:
+            return True
+        if step["rule"] in required and not reph["initial"]:
             return True
         if step["rule"] == new_date_step and reph["new_date_due"]:
             return True

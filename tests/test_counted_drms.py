@@ -276,7 +276,9 @@ def test_9_6201_counts_the_british_attack_chits_of_the_cg(abtf: Game) -> None:
     )
     assert problem["rule"] == "9.6201"
     assert abtf.version() == before
-    # Not made, it is not required either: the British passes its step.
+    # Not made, it is not required either: the British passes its step once
+    # it made the ELR Loss/Gain DR that 9.6202 requires of every side.
+    created(_roll(abtf, "British", "abtf:9.6202"))
     created(abtf.post("British", "/reph/advance", {"to": "9.621"}))
     abtf.next_date(play=True)  # 20 AM played: its British Attack Chit counts
     abtf.replenish()

@@ -43,6 +43,7 @@ from typing import Any
 
 import pytest
 from conftest import Game, created, ok
+from dice_steer import server_nonce
 from fastapi.testclient import TestClient
 from opponent_view import Masker, Reading, Setting, diff, json_diff, read_everything, report
 
@@ -78,7 +79,7 @@ def masker(game: Game, role: str) -> Masker:
 #: rolled in secret (8.6142), the Initiative tables.
 ROLLED: dict[str, set[str]] = {
     "kgp": {"kgp:8.6142", "kgp:8.6233a"},
-    "abtf": {"abtf:9.6213a"},
+    "abtf": {"abtf:9.6213a", "abtf:9.6202"},
 }
 
 
@@ -349,6 +350,11 @@ def abtf_history(client: TestClient, ch: AbtfChoices, *, first_chit: str | None 
     h.do("German", "/fortification-purchases", {"items": list(ch.eve_forts)})
     h.mark()
     for side in ("German", "British"):
+        # 9.6202: each side's public ELR Loss/Gain DR, required before 9.620 is
+        # passed; its faces, public, are the same in every history (steered).
+        h.do(side, "/reph/advance", {"to": "9.620"})
+        with server_nonce(h.game, "abtf:9.6202", side, lambda dice: dice == [3, 4]):
+            h.do(side, "/tables/abtf:9.6202/rolls", {})
         h.do(side, "/reph/advance", {"to": "9.621"})
     if first_chit is not None:
         h.do("German", "/initiative", {"chit": first_chit})

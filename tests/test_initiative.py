@@ -262,9 +262,13 @@ def test_abtf_limits_idle_chits_too(client: TestClient) -> None:
         {"ruleset": "abtf", "campaign": "CG I", "start_date": "18 PM", "definition": definition},
     )
     game.to_date("18 EVE", on_it=True)
+    for side in ("British", "German"):
+        game.advance(side, "9.621")  # making the ELR Loss/Gain DR 9.6202 requires
     created(_choose(game, "German", "idle"))
     created(_choose(game, "British", "idle"))
     game.to_date("18 N", on_it=True)
+    for side in ("British", "German"):
+        game.advance(side, "9.621")
     problem = assert_problem(_choose(game, "German", "idle"), 409)
     assert problem["detail"] == (
         "9.62131: German has selected 1 Idle Chit(s) in this CG, the most its CG definition "

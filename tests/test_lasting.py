@@ -212,6 +212,9 @@ def test_abtf_9_6201_is_a_required_dr_and_its_level_lasts(
     game = Game(client, {**ABTF, "start_date": "18 N"})
     game.next_date()  # 19 AM
     created(game.post("British", "/cpp-replenishments", {}))
+    # 9.6152 gives the British I1 and I2 on 19 AM: their 9.6181 Strength DRs
+    # (the sample chart's I1 is eligible for Depletion) come before 9.620.
+    game.advance("British", "9.619")
     problem = assert_problem(game.post("British", "/reph/advance", {"to": "9.621"}), 409)
     assert problem["detail"].startswith(
         "9.6201: British makes the Ammunition Shortage Level Change DR on 19 AM"
@@ -228,6 +231,10 @@ def test_abtf_9_6201_is_a_required_dr_and_its_level_lasts(
     level = _conditions(game, "German")["ammunition_shortage_level"]["British"]
     assert level["change"] == change
     assert "value" not in level
+    # 9.6202's ELR Loss/Gain DR is required of every side too.
+    problem = assert_problem(game.post("British", "/reph/advance", {"to": "9.621"}), 409)
+    assert problem["detail"].startswith("9.6202: British makes the ELR Loss/Gain DR on 19 AM")
+    created(_roll(game, "British", "abtf:9.6202"))
     created(game.post("British", "/reph/advance", {"to": "9.621"}))
 
 
@@ -257,7 +264,10 @@ def test_abtf_9_6202_elr_changes_add_up(client: TestClient) -> None:
         total += change
         elr = _conditions(game, "British")["elr"]
         assert elr["German"]["change"] == total
-        assert "British" not in elr
+        assert elr["German"]["seq"] == roll["seq"]
+        # The British's ELR is its own (its DR, which 9.6202 requires of every
+        # side, is made by ``next_date`` on the way).
+        assert all(v["seq"] != roll["seq"] for s, v in elr.items() if s != "German")
         # Once per CG Date: the ELR of the date is rolled, not per unit.
         problem = assert_problem(_roll(game, "German", "abtf:9.6202"), 409)
         assert problem["detail"].startswith("9.6202: German has made the ELR Loss/Gain DR")

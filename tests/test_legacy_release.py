@@ -22,7 +22,7 @@ the script, every page of ``/events``, every roll, the export and what
 ``cgledger verify`` said of it. Each answer is compared whole: status, ETag
 and body. The one value masked (``VARIES``) is the export header's
 ``exported_at``: the server's time of the read. Where today's code corrects a
-rule the release got wrong, ``CORRECTED`` lists that exact difference, with
+rule the release got wrong, ``CORRECTED`` and ``CORRECTED_BODIES`` list that exact difference, with
 its rule (issue 26: 8.6232 note 2's Idle CG-LVP).
 """
 
@@ -77,15 +77,8 @@ def _idle_cg_lvp(body: dict[str, Any]) -> dict[str, Any]:
 
 
 #: The answers today's code corrects on purpose, a rule the issue named fixed:
-#: by campaign and read path (any role), how the release's body changes.
-CORRECTED = {("kgp", "/lvp"): _idle_cg_lvp}
-
-
-def _answer(name: str, role: str, path: str) -> dict[str, Any]:
-    """What the release answered, with the corrections of ``CORRECTED``."""
-    answer: dict[str, Any] = ANSWERS[name]["reads"][role][path]
-    fix = CORRECTED.get((name, path.split("?at=", maxsplit=1)[0]))
-    return answer if fix is None else {**answer, "body": fix(answer["body"])}
+#: by campaign and read path (any role, any ``?at=``), how the release's body changes.
+CORRECTED_BODIES = {("kgp", "/lvp"): _idle_cg_lvp}
 
 
 def _copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -139,6 +132,57 @@ def _events(name: str) -> list[dict[str, Any]]:
     return events
 
 
+#: What issue 26's rule fixes correct in the release's answers, by read
+#: (campaign, role, path): each a function from the release's answer to the
+#: answer due. Nothing else may differ.
+#:
+#: 9.6152's "18PM | G1, A1" (British): RG "received during a RePh without
+#: purchase" (9.6181) that 9.6178 puts on the RG Purchase Record; the release
+#: kept no 9.6152. From 18 PM on the British record holds them as OB-given
+#: lines of the event that began 18 PM (no chart line of the sample lists G1 or
+#: A1, so each shows its ID only and needs no roll).
+def _with_9_6152_rows(answer: dict[str, Any]) -> dict[str, Any]:
+    (began,) = [
+        e["seq"]
+        for e in _events("abtf")
+        if e["type"] == "CGDateBegan" and e["payload"]["cg_date"] == "18 PM"
+    ]
+    given = [
+        {
+            "seq": began, "cg_date": "18 PM", "hidden": [], "item": item, "rg": rg, "name": "",
+            "cpp": 0, "map_group": None, "modifiers": [], "ob": True, "purchased": None,
+            "remaining": None, "strength": None, "units": None, "unit_type": None,
+            "quality": None, "models": None, "sw": [], "equipment": [], "leader": None,
+            "objective_hex": None, "fpp": None, "rolls": [], "needs": [],
+        }
+        for item, rg in enumerate(("G1", "A1"))
+    ]  # fmt: skip
+    rows = sorted([*answer["body"]["rows"], *given], key=lambda r: (r["seq"], r["item"]))
+    return {**answer, "body": {**answer["body"], "rows": rows}}
+
+
+CORRECTED = {
+    ("abtf", role, "/rg-record?side=British"): _with_9_6152_rows
+    for role in ("British", "German", "referee")
+}
+
+
+def _due(name: str, role: str, path: str) -> dict[str, Any]:
+    """What the release answered, with issue 26's corrections (``CORRECTED``)."""
+    answer: dict[str, Any] = ANSWERS[name]["reads"][role][path]
+    fix = CORRECTED.get((name, role, path))
+    answer = answer if fix is None else fix(answer)
+    body_fix = CORRECTED_BODIES.get((name, path.split("?at=", maxsplit=1)[0]))
+    return answer if body_fix is None else {**answer, "body": body_fix(answer["body"])}
+
+
+def test_the_corrections_are_the_reads_that_differ() -> None:
+    """Each correction names a read the release made, and changes it."""
+    for (name, role, path), fix in CORRECTED.items():
+        answer = ANSWERS[name]["reads"][role][path]
+        assert fix(answer) != answer, (name, role, path)
+
+
 def test_the_fixture_is_the_campaign_described() -> None:
     """What the docstrings claim the release wrote is in its log."""
     events = _events("kgp")
@@ -168,7 +212,7 @@ def test_the_fixture_is_the_campaign_described() -> None:
 def test_every_read_answers_as_the_release_did(
     client: TestClient, name: str, role: str, path: str
 ) -> None:
-    assert _read(client, name, role, path) == _answer(name, role, path)
+    assert _read(client, name, role, path) == _due(name, role, path)
 
 
 @pytest.mark.parametrize(("name", "role"), ROLES)
@@ -214,7 +258,7 @@ def test_a_second_server_on_the_files_reads_the_same(client: TestClient, data_di
     with TestClient(create_app(Settings(data_dir=data_dir, database_url=None))) as again:
         for name, role, path in READS[:: max(1, len(READS) // 60)]:
             got = _read(again, name, role, path)
-            assert got == _answer(name, role, path), (name, role, path)
+            assert got == _due(name, role, path), (name, role, path)
 
 
 @pytest.fixture
@@ -256,4 +300,4 @@ def test_the_release_campaign_goes_on(fresh: TestClient) -> None:
     for path in ("/roster?side=German", "/rg-record?side=German", "/lvp", "/control"):
         sep = "&" if "?" in path else "?"
         got = _read(fresh, "kgp", "referee", f"{path}{sep}at={version}")["body"]
-        assert got == _answer("kgp", "referee", path)["body"], path
+        assert got == _due("kgp", "referee", path)["body"], path

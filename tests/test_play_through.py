@@ -863,11 +863,45 @@ class AbtfPlay(Play):
             self.purchased[side] = 6
         elif step == "9.618" and side in self.bought:
             self.determine(side, self.bought.pop(side), "9.618")
+        elif step == "9.618" and side == "British" and date == "19 AM":
+            self.given(side)
         elif step == "9.620" and side == "German":
             self.elr(side)
         elif step == "9.620":
             self.british_ammunition()
             self.refuse(side, "/tables/abtf:9.613/rolls", {}, "9.613")
+            # 9.6202 is required of every side (the British too), but before
+            # the Initial Scenario, where the CG's OB gives the ELR.
+            if date != self.calendar[0]:
+                self.refuse(side, "/reph/advance", {"to": "9.621"}, "9.6202")
+                self.elr(side)
+
+    def given(self, side: str) -> None:
+        """9.6152: "19AM | I1, I2" are received without purchase on the RG
+        Purchase Record, as OB-given lines of the event that began the date;
+        9.6181 has each one eligible for Depletion make its Strength DR (the
+        sample chart's I1 is; its chart has no I2, whose line holds its ID only)."""
+        rows = ok(self.game.get(side, f"/rg-record?side={side}"))["rows"]
+        given = [r for r in rows if r["cg_date"] == self.cg_date and r["ob"]]
+        assert [(r["rg"], r["cpp"], r["purchased"]) for r in given] == [
+            ("I1", 0, None),
+            ("I2", 0, None),
+        ]
+        self.refuse(side, "/reph/advance", {"to": "9.619"}, "9.618")
+        for row in given:
+            body = {"for_purchase": row["seq"], "item": row["item"]}
+            needs = row["needs"]
+            while needs:
+                made = created(self.game.post(side, "/rg-determinations", body))
+                self.appended[made["seq"]] = "RGDetermined"
+                (now,) = [
+                    r
+                    for r in ok(self.game.get(side, f"/rg-record?side={side}"))["rows"]
+                    if (r["seq"], r["item"]) == (body["for_purchase"], body["item"])
+                ]
+                needs = now["needs"]
+        assert given[0]["needs"] != []  # I1's chart line is eligible for Depletion
+        assert given[1]["needs"] == []  # no chart line lists I2
 
     def san(self, side: str) -> None:
         table, threshold = ABTF_SAN[side]

@@ -61,6 +61,7 @@ def test_rulesets_list_their_interface(client: TestClient) -> None:
         *purchases,
         "recon",
         "ammunition-shortage",
+        "fanaticism",  # SSR CG14
     ]
     assert kgp["roster"] is True
     assert [s["rule"] for s in kgp["reph_steps"]][:2] == ["8.601", "8.602"]

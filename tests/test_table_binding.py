@@ -261,6 +261,8 @@ def test_abtf_9_6201_is_rolled_by_the_british_from_19_am_on(client: TestClient) 
     assert problem["detail"].startswith("9.6201: ")
     assert problem["detail"].endswith("from 19 AM on; the CG Date is 18 N")
     game.to_date("19 AM", on_it=True)  # 9.616 comes before 9.620
+    # ... and 9.618, with the Strength DR of the British I1 9.6152 gives on 19 AM.
+    game.advance("British", "9.620")
     assert created(_roll(game, "British", "abtf:9.6201"))["side"] == "British"
     assert_problem(_roll(game, "German", "abtf:9.6201"), 403)
 

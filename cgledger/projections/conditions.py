@@ -16,8 +16,9 @@ def conditions(campaign: Campaign) -> dict[str, Any]:
     and its ``?at=`` reads: the lasting table results (``Ruleset.lasting``:
     SAN, weather, ELR, ...) and the ruleset's own (8.618's shortage)."""
     out: dict[str, Any] = {}
+    kept = campaign.kept_lasting()  # with the definition's starts and 9.6152's changes
     for lasting in campaign.ruleset.lasting:
-        found = campaign.lasting.get(lasting.key)
+        found = kept.get(lasting.key)
         if not found or lasting.key in out:
             continue
         shown = {}

@@ -1,5 +1,6 @@
 """The ruleset commands (``POST /v1/campaigns/{id}/<action>``): purchases,
-determinations, Fortifications, Recon, Ammunition Shortage, and any other by
+determinations, Fortifications, Recon, Ammunition Shortage, KGP CG14's
+Fanaticism, and any other by
 its path. Each answers an ``ActionResult``; ``side`` is the referee's to name."""
 
 # An endpoint method is declared by its signature; its body is its docstring
@@ -107,6 +108,10 @@ class CommandEndpoints:
         **w: Unpack[Write],
     ) -> ActionResult:
         """The Ammunition Shortage roll."""
+
+    @route("POST", C + "/fanaticism")
+    def fanaticism(self, *, side: str | None = None, **w: Unpack[Write]) -> ActionResult:
+        """KGP CG14: the German declares his Personnel Fanatic for the CG scenario."""
 
     @built("POST", C + "/{action}")
     def action(

@@ -42,7 +42,7 @@ from cgledger.domain.history import MemoryHistory
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-SCHEMA = 14
+SCHEMA = 14  # 14: the Idle LVP row (8.6232), 9.6152 (`on_date_began`), CG14
 
 
 class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState):

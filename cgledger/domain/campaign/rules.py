@@ -48,3 +48,4 @@ class RuleState(Core):
     @reads("cg_date")
     def _on_new_date(self, e: Applied) -> None:
         self.ruleset.rules.on_new_date(self.rules, e.values["cg_date"])
+        self.ruleset.rules.on_date_began(self.rules, e.values["cg_date"], e.seq)

@@ -16,7 +16,8 @@ from cgledger.domain.campaign.rolls import Rolls
 from cgledger.domain.campaign.sequence import Sequence
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import Forbidden, InvalidInput, RuleViolation
-from cgledger.domain.rulesets.base import ALL, SCENARIO, CountedDrm
+from cgledger.domain.rulesets import kept as keptbook
+from cgledger.domain.rulesets.base import ALL, SCENARIO, CountedDrm, Facts
 from cgledger.domain.visibility import REFEREE
 
 
@@ -91,18 +92,35 @@ class Tables(Sequence, Rolls):
         self, ctx: Ctx, table: tablebook.Table, inputs: dict[str, Any]
     ) -> dict[str, Any]:
         """The input that states a lasting value before the roll (8.6122's current
-        SAN, ``Lasting.start``) defaults to the value the ledger holds. A stated
-        value stands: a SAN also changes outside the RePh tables (an OB's "SAN
-        +2"), which the ledger does not record; the roll shows what was stated."""
+        SAN, ``Lasting.start``) defaults to the value the ledger keeps
+        (``kept_lasting``). A stated value stands: a SAN also changes outside the
+        RePh tables, which the ledger does not record; the roll shows what was
+        stated. Where the CG definition gives the side's value (``Lasting.definition``,
+        the SAN of the CG's OB) the ledger knows it, and another is 422 naming
+        the input."""
         out = dict(inputs)
-        wanted = [x for x in self.ruleset.lasting_of(table.id) if x.start and x.start not in out]
-        facts = self.facts(ctx.actor) if wanted else None
+        wanted = [x for x in self.ruleset.lasting_of(table.id) if x.start]
+        if not wanted:
+            return out
+        facts = self.facts(ctx.actor)
+        starts = self._definition_starts()
         for lasting in wanted:
-            assert facts is not None
             assert lasting.start is not None
-            found = facts.last(lasting.key)
-            if found is not None and found["known"] and found["value"] is not None:
-                out[lasting.start] = found["value"]
+            found = facts.last(lasting.key) or {}
+            kept = found.get("value") if found.get("known") else None
+            if lasting.start not in out:
+                if kept is not None:
+                    out[lasting.start] = kept
+                continue
+            given = ctx.actor in starts.get(lasting.key, {})
+            if kept is not None and given and out[lasting.start] != kept:
+                raise InvalidInput(
+                    f"{lasting.rule}: the {ctx.actor} {lasting.key.upper()} is kept by the "
+                    f"ledger from the CG definition's {lasting.definition}: it is "
+                    f"{kept} on {self.cg_date}, not {out[lasting.start]}",
+                    field=f"inputs.{lasting.start}",
+                    rule=lasting.rule,
+                )
         return out
 
     def check_side(self, ctx: Ctx, table: tablebook.Table) -> None:
@@ -289,6 +307,44 @@ class Tables(Sequence, Rolls):
                 "rule": lasting.rule,
                 "before": None if prev is None else {**prev, "before": None},
             }
+
+    # ------------------------------------------------------------------ kept values
+
+    def facts(self, side: str) -> Facts:
+        """``Sequence.facts`` with the lasting values as the campaign keeps them
+        (``kept_lasting``): a counted DRM or a table rule reads the SAN of the
+        CG's OB and 9.6152's changes too."""
+        found = super().facts(side)
+        return replace(found, lasting=self.kept_lasting())
+
+    def _definition_starts(self) -> dict[str, dict[str, int]]:
+        """Each side's value at the CG's start by lasting key, from the CG
+        definition in force (``Lasting.definition``)."""
+        fields = {x.key: x.definition for x in self.ruleset.lasting if x.definition is not None}
+        if not fields:
+            return {}
+        doc = self.definition_doc()
+        return {key: dict(doc.get(name) or {}) for key, name in fields.items()}
+
+    def kept_lasting(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """The values that last as the campaign keeps them (DESIGN §8,
+        ``cgledger.domain.rulesets.kept``): the results on record, with each
+        side's value at the CG's start from its definition, the floor of each
+        new CG Date and the ruleset's scheduled changes (9.6152) once in force."""
+        rs = self.ruleset
+        if not rs.scheduled and not any(x.definition or x.raised_to for x in rs.lasting):
+            return self.lasting
+        start = self.genesis["start_date"]
+        played = self.calendar[self.calendar.index(start) : self.date_index + 1]
+        started = {d for d in played if d in self.scenario_ends}
+        if all(self.current_step(s) == SCENARIO for s in self.sides):
+            started.add(self.cg_date)  # both sides are ready: the CG scenario is in play
+        seq = 1 if self.definition is None else int(self.definition["seq"])
+        scheduled = [(c, "†" in rs.step(c.step).markers) for c in rs.scheduled]
+        calendar = keptbook.Calendar(played, started, seq)
+        return keptbook.kept_values(
+            rs.lasting, self.lasting, self._definition_starts(), scheduled, self.sides, calendar
+        )
 
 
 def _counted_request(

@@ -27,6 +27,7 @@ from cgledger.domain.rulesets.facts import (
     DateFacts,
     Facts,
     Lasting,
+    ScheduledChange,
     TableRule,
 )
 from cgledger.domain.rulesets.interface import Action, Engine, Rules, SealedAct
@@ -63,6 +64,7 @@ __all__ = [
     "Reading",
     "Rules",
     "Ruleset",
+    "ScheduledChange",
     "SealedAct",
     "TableRule",
     "bind_steps",
@@ -111,6 +113,9 @@ class Ruleset:
     #: players may agree (DESIGN §14, :class:`Reading`); the CG definition's
     #: ``readings`` selects, and its model lists the same (``READINGS``).
     readings: tuple[Reading, ...] = ()
+    #: Changes the rules give a lasting value on a CG Date without a roll
+    #: (:class:`ScheduledChange`, ABtF 9.6152's SAN).
+    scheduled: tuple[ScheduledChange, ...] = ()
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -146,6 +151,14 @@ class Ruleset:
             if table_rule.table not in self.tables:
                 raise ValueError(f"{self.id}: no table {table_rule.table} for {table_rule.rule}")
         self._check_readings()
+        keys = {x.key for x in self.lasting if x.per_side}
+        for change in self.scheduled:
+            if change.key not in keys or change.side not in self.sides:
+                raise ValueError(f"{self.id} {change.rule}: no {change.side} {change.key} lasts")
+            if self.normalize_date(change.cg_date) != change.cg_date:
+                raise ValueError(f"{self.id} {change.rule}: {change.cg_date!r} is no CG Date")
+            if change.step not in self._step_index:
+                raise ValueError(f"{self.id} {change.rule}: {change.step} is not a RePh step")
         if self.initiative is not None:
             pairs = {(a, b) for a in CHITS for b in CHITS}
             if len(self.sides) != 2 or set(self.initiative.matrix) != pairs:

@@ -136,6 +136,15 @@ class Lasting:
     per_side: bool = True
     start: str | None = None
     initial: int | str | None = None
+    #: The CG definition's field (``{side: value}``) that gives a side's value
+    #: at the CG's start (the SAN of the CG's OB, 8.6122/9.6122; SSR CG 17's
+    #: Ammunition Shortage Level): the ledger then knows the value from the
+    #: creation on (``cgledger.domain.rulesets.kept``).
+    definition: str | None = None
+    #: ``(floor, rule)``: at each new CG Date a known value below ``floor`` is
+    #: raised to it (8.6122/9.6122: "A side whose SAN is currently < 2 has it
+    #: automatically raised to 2").
+    raised_to: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -154,3 +163,26 @@ class TableRule:
     refuse: Callable[[Facts], str | None] | None = None
     required: Callable[[Facts], bool] | None = None
     once: bool = False
+
+
+@dataclass(frozen=True)
+class ScheduledChange:
+    """A change the rules give a lasting value (``Lasting.key``) of one side on
+    one CG Date, without a roll (DESIGN §8): ABtF 9.6152's "SAN +2", received
+    in the RePh step ``step`` of that date (so never before the Initial
+    Scenario, whose OB is the CG's own) and in force from the start of the
+    first CG Scenario on or after it ("effective at start of scenario", 9.6152
+    notes 4 and 5). ``maximum``/``minimum``: a rise stops at ``maximum``, a
+    fall at ``minimum`` (notes 4, 5: "SAN 7 maximum", "SAN 2 minimum"); a value
+    already beyond it is left as it is. Applied where the value is known; else
+    shown as a change, as a lasting result with an unknown start is."""
+
+    key: str
+    side: str
+    cg_date: str
+    change: int
+    rule: str
+    step: str
+    maximum: int | None = None
+    minimum: int | None = None
+    note: str = ""

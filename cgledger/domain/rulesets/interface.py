@@ -168,6 +168,12 @@ class Rules:
         """A new CG Date began (after every side was ready)."""
         del state, cg_date
 
+    def on_date_began(self, state: dict[str, Any], cg_date: str, seq: int) -> None:
+        """After ``on_new_date``: what the rules give on the new CG Date without
+        a purchase, recorded with ``seq``, the event that began it (ABtF 9.6152's
+        OB-given RG and FPP)."""
+        del state, cg_date, seq
+
     def apply(self, state: dict[str, Any], kind: str, seq: int, values: dict[str, Any]) -> None:
         """Apply one of ``state_events`` (its public and secret values) to ``state``;
         it also gets the engine's ``ScenarioEnded`` and table rolls in a step,

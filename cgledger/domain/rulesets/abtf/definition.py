@@ -13,6 +13,10 @@
 * ``sudden_death_blocks``: 9.6212 "The Germans win any CG at the end of any
   CG Scenario Game Turn by Controlling all Strategic Locations within Block H";
   each named Block must hold at least one Strategic Location of a Map Group.
+* ``san``: each side's SAN at the CG's start, as its OB gives it (9.51-9.53
+  are not in the seed); the ledger then keeps the SAN (9.6122, 9.6152).
+* ``ammunition_shortage_level``: the British Ammunition Shortage Level at the
+  CG's start (SSR CG 17, not in the seed), the start of 9.6201's Level.
 
 The sample is SYNTHETIC (invented RG, map and values that only exercise every
 field); the real maps and charts belong to their publisher.
@@ -50,6 +54,11 @@ SIDES = (BRITISH, GERMAN)
 
 #: A column header of a 9.6182 Infantry-Type SW Chart ("PSK/Lt. Mtr").
 SwColumn = Annotated[str, StringConstraints(min_length=1, max_length=20)]
+#: A Sniper Activation Number (9.6122); 12, the highest DR, is as high as it matters.
+San = Annotated[int, Field(ge=0, le=12)]
+#: An Ammunition Shortage Level (SSR CG 17, 9.6201: "Shortage increases one Level").
+Level = Annotated[int, Field(ge=0, le=20)]
+
 #: 9.6178: the KG letter a German RG ID carries, "I1(K)".
 KgId = Annotated[str, StringConstraints(min_length=1, max_length=3, pattern=r"^[A-Z]{1,3}$")]
 
@@ -95,6 +104,20 @@ class AbtfDefinition(CGDefinition[SideT], Generic[SideT]):
         default_factory=dict,
         description="9.6212: the side wins the CG at the end of any CG Scenario Game Turn "
         "by Controlling all Strategic Locations within this Block",
+    )
+    san: Mapping[SideT, San] = Field(
+        default_factory=dict,
+        description="9.6122: each side's SAN at the CG's start, as the CG's OB gives it "
+        "(9.51-9.53 are not in the seed). The ledger then keeps the SAN: the 9.61221/9.61222 "
+        "SAN Adjustment drs, 9.6152's changes and 9.6122's raise to 2; a SAN Adjustment "
+        "that states another SAN is refused (422). A side left out: its SAN is what its "
+        "SAN Adjustment dr states",
+    )
+    ammunition_shortage_level: Mapping[SideT, Level] = Field(
+        default_factory=dict,
+        description="SSR CG 17 (not in the seed): the British Ammunition Shortage Level at "
+        "the CG's start, to which 9.6201's 'Shortage increases one Level' adds; 9.6144 and "
+        "9.6202 read the Level. Left out, the ledger keeps 9.6201's changes only",
     )
 
     @model_validator(mode="after")
@@ -145,6 +168,16 @@ class AbtfDefinition(CGDefinition[SideT], Generic[SideT]):
                             entry.kg,
                         )
                     )
+        for side in self.ammunition_shortage_level:
+            if side != BRITISH:
+                problems.append(
+                    (
+                        ("ammunition_shortage_level", side),
+                        "not_allowed",
+                        "9.6201: only the British suffers Ammunition Shortage (SSR CG 17)",
+                        self.ammunition_shortage_level[side],
+                    )
+                )
         strategic_blocks = {
             h.block
             for group in self.map_groups

@@ -148,13 +148,37 @@ def _results(table_id: str) -> tuple[str, ...]:
 #: Table results that last (DESIGN §8).
 LASTING = (
     # 9.61221/9.61222: "A Final dr ≥ 4 immediately reduces the British [German]
-    # SAN by two". 9.6122's "A side whose SAN is currently < 2 has it raised to
-    # 2" never arises on record: the dr is made at a SAN ≥ 4 (≥ 5) only.
-    Lasting("abtf:9.61221", "san", "9.61221", (None, -2), start="san"),
-    Lasting("abtf:9.61222", "san", "9.61222", (None, -2), start="san"),
-    # 9.6201: "Shortage increases one Level" (the Level at the CG's start is
-    # SSR CG 17's, not in the seed: the ledger shows the change).
-    Lasting("abtf:9.6201", "ammunition_shortage_level", "9.6201", (None, 1)),
+    # SAN by two". The SAN at the CG's start is its OB's (the definition's
+    # ``san``); 9.6152 changes it (``schedule.SCHEDULED``); 9.6122: "A side
+    # whose SAN is currently < 2 has it automatically raised to 2".
+    Lasting(
+        "abtf:9.61221",
+        "san",
+        "9.61221",
+        (None, -2),
+        start="san",
+        definition="san",
+        raised_to=(2, "9.6122"),
+    ),
+    Lasting(
+        "abtf:9.61222",
+        "san",
+        "9.61222",
+        (None, -2),
+        start="san",
+        definition="san",
+        raised_to=(2, "9.6122"),
+    ),
+    # 9.6201: "Shortage increases one Level". The Level at the CG's start is
+    # SSR CG 17's, not in the seed: the definition's ``ammunition_shortage_level``
+    # where it gives one, else the ledger shows the change.
+    Lasting(
+        "abtf:9.6201",
+        "ammunition_shortage_level",
+        "9.6201",
+        (None, 1),
+        definition="ammunition_shortage_level",
+    ),
     # 9.6202: "ELR +1", "No Change", "ELR -1" (the ELR itself is the OB's).
     Lasting("abtf:9.6202", "elr", "9.6202", (1, None, -1)),
     # 9.62161-9.62164: the weather, EC and wind "for the upcoming CG Scenario".
@@ -180,7 +204,9 @@ def _san_at_least(threshold: int) -> Callable[[Facts], bool]:
 
     def required(facts: Facts) -> bool:
         found = facts.last("san")
-        return found is not None and isinstance(found["value"], int) and found["value"] >= threshold
+        if found is None or not found["known"]:
+            return False  # a change on an unknown SAN (9.6152's) tells nothing
+        return isinstance(found["value"], int) and found["value"] >= threshold
 
     return required
 
@@ -223,6 +249,15 @@ def _scenario_weather(rule: str, after: str | None) -> Callable[[Facts], str | N
     return refuse
 
 
+def _after_the_initial_scenario(facts: Facts) -> bool:
+    """9.6202 is made by every side on every CG Date (required, so a side cannot
+    pass 9.620 without it) but the Initial Scenario's: 9.620 is a '†' step,
+    yet every DRM of 9.6202 counts from a CG Scenario played ("the last CG
+    Scenario", "since the last Idle CG Date") and the CG's OB gives the ELR the
+    Initial Scenario starts with, so there it stays the side's choice."""
+    return facts.scenario != "initial"
+
+
 def _scenario_generated(facts: Facts) -> bool:
     return facts.scenario not in (None, IDLE, "initial")
 
@@ -235,7 +270,10 @@ TABLE_RULES = (
     ),
     TableRule("abtf:9.61221", "9.61221", required=_san_at_least(4), once=True),
     TableRule("abtf:9.61222", "9.61222", required=_san_at_least(5), once=True),
-    TableRule("abtf:9.6202", "9.6202", once=True),
+    # 9.6202: every side makes its ELR Loss/Gain DR on each CG Date (the 9.6202
+    # EX: the British and the German on 21 PM; after an Idle date too, its
+    # "-3 Per Idle CG Date" DRM), except before the Initial Scenario.
+    TableRule("abtf:9.6202", "9.6202", required=_after_the_initial_scenario, once=True),
     TableRule("abtf:9.6213a", "9.62133a", refuse=_with_the_initiative),
     TableRule(
         "abtf:9.6215", "9.6215", refuse=_dual_assault_only,

@@ -12,11 +12,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from cgledger.domain.rulesets.abtf import counted, definition, record
+from cgledger.domain.rulesets.abtf import counted, definition, record, schedule
 from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
 from cgledger.domain.rulesets.abtf.purchasing import RULES as ABTF_PURCHASES
-from cgledger.domain.rulesets.abtf.rules import AbtfRules
 from cgledger.domain.rulesets.base import (
     CampaignDef,
     Initiative,
@@ -253,6 +252,8 @@ RULESET = Ruleset(
     lasting=record.LASTING,
     table_rules=record.TABLE_RULES,
     readings=abtf_readings.READINGS,
+    # 9.6152's SAN changes; its RG and FPP are ``ScheduledAbtfRules``'.
+    scheduled=schedule.SCHEDULED,
     new_date_step="9.612",  # 9.6121 New CG Date
     sequence_rule="9.6",
     definition=definition.MODEL,
@@ -286,6 +287,6 @@ RULESET = Ruleset(
         # 9.62132 note 2 names no LVP ("each side repeats RePh steps
         # 9.612-.620"), so an Idle date calculates no totals (idle_lvp_rule None).
     ),
-    rules=AbtfRules("abtf", cpp_base, CPP),
+    rules=schedule.ScheduledAbtfRules("abtf", cpp_base, CPP),
     tables=bind_steps(abtf_tables.TABLES, REPH_STEPS),
 )

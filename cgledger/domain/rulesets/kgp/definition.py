@@ -14,6 +14,8 @@
   Stoumont 52); when given it must equal the sum of the hexes' ``lvp``.
 * ``hq``: the Location a side's Isolation path must reach instead of an Entry
   Area (8.6052: "LgN25 (Peiper's HQ)" on the "Lg" Map Group).
+* ``san``: each side's SAN at the CG's start, as its OB gives it (8.51-8.53
+  are not in the seeds); the ledger then keeps the SAN (8.6122).
 
 The sample is SYNTHETIC (invented RG, map and values that only exercise every
 field); the real maps and charts belong to their publisher.
@@ -58,6 +60,8 @@ Colour = Annotated[
 Colours = Annotated[list[Colour], Field(max_length=10)]
 #: A table id as a chart line names it (``kgp:8.6203-II``).
 TableId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+#: A Sniper Activation Number (8.6122); 12, the highest DR, is as high as it matters.
+San = Annotated[int, Field(ge=0, le=12)]
 #: A KGP CG Date as the ruleset writes it (8.617: 19 AM to 23 PM).
 KgpDate = Annotated[str, StringConstraints(max_length=20, pattern=r"^(19|2[0-3]) (AM|PM|N)$")]
 
@@ -167,6 +171,13 @@ class KgpDefinition(CGDefinition[SideT], Generic[SideT]):
     )
     map_groups: Annotated[Sequence[KgpMapGroup[SideT]], Field(max_length=MAX_MAP_GROUPS)] = Field(
         default_factory=list, description="DESIGN §9; 8.605"
+    )
+    san: Mapping[SideT, San] = Field(
+        default_factory=dict,
+        description="8.6122: each side's SAN at the CG's start, as the CG's OB gives it "
+        "(8.51-8.53 are not in the seeds). The ledger then keeps the SAN: the 8.6122 SAN "
+        "Adjustment drs and its raise to 2; a SAN Adjustment that states another SAN is "
+        "refused (422). A side left out: its SAN is what its SAN Adjustment dr states",
     )
 
     @model_validator(mode="after")

@@ -116,9 +116,12 @@ def _results(table_id: str) -> tuple[str, ...]:
 #: Table results that last (DESIGN §8).
 LASTING = (
     # 8.6122: "A Final dr of ≥ 5 immediately reduces that side's current SAN by
-    # two". Its "SAN is currently < 2 ... raised to 2" never arises on record:
-    # the dr is made at a SAN ≥ 4 only, so the ledger's SAN stays ≥ 2.
-    Lasting("kgp:8.6122", "san", "8.6122", (None, -2), start="san"),
+    # two"; "Each side whose SAN is currently < 2 has it automatically raised to
+    # 2". The SAN at the CG's start is its OB's (the definition's ``san``).
+    Lasting(
+        "kgp:8.6122", "san", "8.6122", (None, -2), start="san", definition="san",
+        raised_to=(2, "8.6122"),
+    ),
     # 8.6171: "the U.S. player makes a DR ... to determine the weather for the
     # current CG Date", and "a subsequent dr" for the Mist Density.
     Lasting("kgp:8.6171", "weather", "8.6171", _results("kgp:8.6171"), per_side=False),
