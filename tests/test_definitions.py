@@ -466,7 +466,7 @@ def test_kgp_date_max_counts_per_map_group() -> None:
 
 def test_abtf_kg_lines_are_keyed_by_id_and_kg() -> None:
     model = abtf_def.MODEL.model_validate(abtf_def.SAMPLE)
-    assert [e.key for e in model.rg_chart["German"]] == ["I1(X)", "I1(Y)", "A2(X)", "F1"]
+    assert [e.key for e in model.rg_chart["German"]] == ["I1(X)", "I1(Y)", "A2(X)", "F1", "I3(Y)"]
     entry = model.rg_entry("German", "I1(Y)")
     assert entry is not None
     assert entry.cpp == 5

@@ -8,7 +8,10 @@
   was purchased from, "I1(K) for a German SS Infantry Platoon from KG
   Knaust"). The same ID may appear once per KG; a purchase names the line by
   its ``key``, e.g. ``"I1(K)"``. ``per_date_max`` counts per CG Date
-  (9.6175: "per CG Date and not calendar date").
+  (9.6175: "per CG Date and not calendar date"). A line's ``group_type``
+  (9.6172) names the group type 9.6181's and 9.6183's DRMs name
+  (``abtf.group_type``): the determination rolls apply its DRM; null leaves
+  them to the roller.
 * Hexes carry their ``block`` (9.605-9.6055: Setup Areas are Blocks).
 * ``sudden_death_blocks``: 9.6212 "The Germans win any CG at the end of any
   CG Scenario Game Turn by Controlling all Strategic Locations within Block H";
@@ -42,6 +45,7 @@ from cgledger.domain.definitions import (
     raise_problems,
 )
 from cgledger.domain.mapgen import synthetic_map_group
+from cgledger.domain.rulesets.abtf import group_type as rg_types
 from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf import sw_chart
 from cgledger.domain.rulesets.abtf.tables import SW_ROWS
@@ -66,7 +70,8 @@ KgId = Annotated[str, StringConstraints(min_length=1, max_length=3, pattern=r"^[
 class AbtfRGEntry(RGEntry):
     """An RG chart line; ``kg``: the German KG it comes from (9.6178);
     ``sw_columns``: the 9.6182 chart columns its row's printed entries stand
-    in (DESIGN §14: what a chart line can say belongs on the line)."""
+    in; ``group_type``: the group type 9.6181's and 9.6183's DRMs name (DESIGN
+    §14: what a chart line can say belongs on the line)."""
 
     kg: KgId | None = Field(default=None, description="9.6178: the German KG, e.g. K")
     sw_columns: Annotated[list[SwColumn], Field(max_length=5)] | None = Field(
@@ -76,6 +81,17 @@ class AbtfRGEntry(RGEntry):
         "e.g. ['LMG', 'FT', 'DC'] for British I4; one of "
         + "; ".join(f"{side}: {', '.join(cols)}" for side, cols in sw_chart.COLUMNS.items())
         + ". null: the ledger's reading (docs/rulesets.md)",
+    )
+
+    group_type: rg_types.GroupType | None = Field(
+        default=None,
+        description="9.6172, 9.6181, 9.6183: the RG's group type, as the DRMs name it "
+        "(9.6181 '+1 German VG Pltn'; 9.6183 British 'Commando', 'Engineer', 'Glider', "
+        "German 'SS PG', 'SS Recon', 'Engineer', 'VG', (Armor) 'Med Tank', 'Hvy Tank', "
+        "'SPG', 'Lt Tank', 'AC'), or 'Other': none of them. The determination rolls apply "
+        "its DRM (by: ledger) and refuse any group-type DRM of their table stated (422). "
+        "null: the line does not say; the roller states them. "
+        + "; ".join(f"{side}: {', '.join(t)}" for side, t in rg_types.BY_SIDE.items()),
     )
 
     @property
@@ -125,6 +141,11 @@ class AbtfDefinition(CGDefinition[SideT], Generic[SideT]):
         problems: list[Problem] = []
         for side, entries in self.rg_chart.items():
             for i, entry in enumerate(entries):
+                why = rg_types.check(side, entry.group_type)
+                if why is not None:
+                    problems.append(
+                        (("rg_chart", side, i, "group_type"), "not_allowed", why, entry.group_type)
+                    )
                 # 9.6182: a Depleted RG's dr is "≤ the number listed in
                 # parentheses" on its Infantry-Type SW Chart: an SW it does not
                 # list could never be rolled for.
@@ -243,6 +264,8 @@ SAMPLE: dict[str, Any] = {
                 "footnotes": ["l"],
                 "units": [3, 2],
                 "unit_type": "6-5-8",
+                # 9.6183: a Para Pltn is none of the group types its DRMs name.
+                "group_type": "Other",
             },
             {
                 "id": "V1",
@@ -263,10 +286,30 @@ SAMPLE: dict[str, Any] = {
                 "kg": "X",
                 "units": [3, 2],
                 "unit_type": "4-6-7",
+                "group_type": "Other",
             },
             {"id": "I1", "name": "Sample Rifle Pltn", "cpp": 5, "cg_max": 3, "kg": "Y"},
-            {"id": "A2", "name": "Sample SPG Pltn", "cpp": 8, "per_date_max": 1, "kg": "X"},
+            {
+                "id": "A2",
+                "name": "Sample SPG Pltn",
+                "cpp": 8,
+                "per_date_max": 1,
+                "kg": "X",
+                "group_type": "SPG",
+            },
             {"id": "F1", "name": "Sample Fortifications", "cpp": 3, "fpp": 6},
+            # 9.6181 "+1 German VG Pltn", 9.6183 "+2 VG": the ledger applies both.
+            {
+                "id": "I3",
+                "name": "Sample VG Pltn",
+                "cpp": 3,
+                "cg_max": 2,
+                "kg": "Y",
+                "footnotes": ["l"],
+                "units": [3, 2],
+                "unit_type": "4-4-7",
+                "group_type": "VG",
+            },
         ],
     },
     "sudden_death_blocks": {GERMAN: "H"},

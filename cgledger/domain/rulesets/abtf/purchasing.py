@@ -14,8 +14,12 @@ Readings (each easy to correct here):
   ``abtf.sw_chart``): a Depleted RG then rolls on ``abtf:9.6182-placed``.
 * 9.6183 is cut after "For each indicated purchased/": the RG "indicated"
   are read as the chart lines with footnote "l" (personnel leader) or "a"
-  (armor leader), as in the sibling rule 8.6206. Its group-type DRMs
-  (Commando, Engineer, ...) are stated by the player.
+  (armor leader), as in the sibling rule 8.6206.
+* 9.6181's "+1 German VG Pltn" and 9.6183's group-type DRMs (Commando,
+  Engineer, ...): the chart line's ``group_type`` says the RG's type
+  (``abtf.group_type``); the roll then gets its type's DRM from the ledger and
+  every other group-type DRM of its table is refused stated. A line that does
+  not say leaves them to the player, who states them.
 * 9.6184's EXC "A4 and A6 RGs available from KG Graebner": the KG letter is a
   reading the players agree (``abtf_readings.GRAEBNER``, DESIGN §14; "G" by
   default).
@@ -39,6 +43,7 @@ from cgledger.domain.purchases import (
     PurchaseRules,
     Row,
 )
+from cgledger.domain.rulesets.abtf import group_type as rg_types
 from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf import sw_chart
 from cgledger.domain.rulesets.abtf.tables import SW_ROWS
@@ -59,15 +64,18 @@ def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, 
     done = row["results"]
     out: list[Need] = []
     depletes = len(entry.get("units") or ()) == 2
+    kind = entry.get("group_type")  # 9.6172: the line's group type, if it says
     if depletes:
+        # 9.6181: "-2 British", "+1 German VG Pltn" (the line's group type).
+        typed, typed_decides = rg_types.drms("abtf:9.6181", kind)
         out.append(
             Need(
                 "strength",
                 "abtf:9.6181",
                 "9.6181",
                 f"9.6181 RG Strength DR for {rg}",
-                drms=("british",) if side == BRITISH else (),
-                decides=("british",),
+                drms=(("british",) if side == BRITISH else ()) + typed,
+                decides=("british", *typed_decides),
                 values=FULL_DEPLETED,
             )
         )
@@ -115,12 +123,17 @@ def needs(side: str, entry: Mapping[str, Any], row: Row, readings: Mapping[str, 
             )
     notes = set(entry.get("footnotes") or ())
     if "l" in notes or "a" in notes:
+        leader = "abtf:9.6183-armor" if "a" in notes else _LEADER[side]
+        # 9.6183 LEADER TABLE DRM: the one the line's group type names.
+        typed, typed_decides = rg_types.drms(leader, kind)
         out.append(
             Need(
                 "leader",
-                "abtf:9.6183-armor" if "a" in notes else _LEADER[side],
+                leader,
                 "9.6183",
                 f"9.6183 leader DR for {rg}",
+                drms=typed,
+                decides=typed_decides,
             )
         )
     return out

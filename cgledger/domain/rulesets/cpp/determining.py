@@ -325,7 +325,7 @@ class Determining:
             if d.id in need.decides:
                 raise InvalidInput(
                     f"{need.rule}: the {d.id!r} DRM is decided by the ledger from {what}'s "
-                    "record; leave it out",
+                    "chart line and record; leave it out",
                     field=f"drm.{i}.id",
                     rule=need.rule,
                 )
