@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from cgledger.domain.rulesets.abtf import group_type as rg_types
 from cgledger.domain.rulesets.base import CountedDrm, Ruleset
 from cgledger.domain.tables import Table
 
@@ -26,13 +27,6 @@ LOCATION = (
 PATH = "the path the units take is not recorded"
 FORTS = "Fortifications, wrecks and their Locations are not tracked"
 CUT = "the seed's text is cut ('If the current CG Date is or/…')"
-RG_RECORD = (
-    "on a plain table roll; the determination roll (POST /rg-determinations) applies it "
-    "from the RG's line on the RG Purchase Record and refuses it stated"
-)
-RG_TYPE = (
-    "the RG's type is not a field of its chart line (the determination roll does not apply it)"
-)
 
 #: The DRMs the roller states, by ruleset and rule (each table of the rule:
 #: 8.606's Infantry and Mobile Vehicle tables, 8.6206's columns), with why.
@@ -57,9 +51,7 @@ STATED: Mapping[str, Mapping[str, str]] = MappingProxyType(
             "adjacent-front-line-hex": FORTS, "roadblock-adjacent-front-line-hex": FORTS,
             "assault-engineer": UNITS,
         },
-        "kgp:8.6201": {"v-or-g": RG_RECORD},
-        "kgp:8.6202": {"armd": RG_RECORD},
-        "kgp:8.6206": {"all-elite": RG_RECORD, "depleted": RG_RECORD, "cg-date": CUT},
+        "kgp:8.6206": {"cg-date": CUT},
         "kgp:8.622": {
             "lax": "the Majority Squad Type (E.4) is the OB's, which the ledger does not keep: "
             "POST /recon states it (lax)",
@@ -75,12 +67,6 @@ STATED: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "abtf:9.6142": {
             "vehicular": UNITS, "repair-number": UNITS, "armor-leader": UNITS,
             "non-qualified": UNITS,
-        },
-        "abtf:9.6181": {"vg-pltn": RG_TYPE},
-        "abtf:9.6183": {
-            "commando": RG_TYPE, "engineer": RG_TYPE, "glider": RG_TYPE, "ss-pg": RG_TYPE,
-            "ss-recon": RG_TYPE, "vg": RG_TYPE, "med-tank": RG_TYPE, "hvy-tank": RG_TYPE,
-            "spg": RG_TYPE, "lt-tank": RG_TYPE, "ac": RG_TYPE,
         },
     }
 )  # fmt: skip
@@ -161,9 +147,39 @@ COMMANDS: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {"kgp:8.622": {"spent-2-cpp": "POST /recon applies it when 2 CPP are spent (cpp: 2)"}}
 )
 
+# How an RG's determination roll (POST /rg-determinations: 8.620, 9.618)
+# decides a DRM from the RG's chart line and its line on the RG Purchase
+# Record (``Need.drms``, ``Need.decides`` in each ruleset's purchasing.py).
+ON_ROLL = " (on the RG's determination roll, POST /rg-determinations; a plain table roll states it)"
+GROUP_TYPE = "from the chart line's group_type; the roller where the line does not say" + ON_ROLL
+
+#: The DRMs an RG's determination roll decides, not a ``CountedDrm``: by
+#: ruleset and rule, how.
+DETERMINED: Mapping[str, Mapping[str, str]] = MappingProxyType(
+    {
+        "kgp:8.6201": {"v-or-g": "from the RG's ID: a 'V' or 'G' RG" + ON_ROLL},
+        "kgp:8.6202": {"armd": "from the RG's ID: an Arm'd RG, I6 or I8" + ON_ROLL},
+        "kgp:8.6206": {
+            "all-elite": "from the chart line's elite, else a U.S. I1, I6 or I8's 8.6202 "
+            "quality dr; the roller where neither says" + ON_ROLL,
+            "depleted": "from the RG's 8.6201 strength on the RG Purchase Record" + ON_ROLL,
+        },
+        # 9.6181 "+1 German VG Pltn"; 9.6183's LEADER TABLE DRM (abtf.group_type).
+        **{
+            rule: dict.fromkeys(
+                (drm for table, by_type in rg_types.DRMS.items()
+                 if table.split("-")[0] == rule for drm in by_type.values()),
+                GROUP_TYPE,
+            )
+            for rule in sorted({table.split("-")[0] for table in rg_types.DRMS})
+        },
+    }
+)  # fmt: skip
+
 
 def rule_key(table: Table) -> str:
-    """The key of ``STATED``, ``HOW`` and ``COMMANDS``: the ruleset and the table's rule."""
+    """The key of ``STATED``, ``HOW``, ``COMMANDS`` and ``DETERMINED``: the ruleset and the
+    table's rule."""
     return f"{table.ruleset}:{table.rule}"
 
 
@@ -187,6 +203,8 @@ def decided(ruleset: Ruleset, table: Table, drm_id: str) -> tuple[str, str]:
         )
     if drm_id in COMMANDS.get(rule_key(table), {}):
         return LEDGER, COMMANDS[rule_key(table)][drm_id]
+    if drm_id in DETERMINED.get(rule_key(table), {}):
+        return LEDGER, DETERMINED[rule_key(table)][drm_id]
     return ROLLER, STATED[rule_key(table)][drm_id]
 
 
