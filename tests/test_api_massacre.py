@@ -13,6 +13,7 @@ from conftest import Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.verify import verify_bytes
 
 pytestmark = pytest.mark.shared_app
 
@@ -78,6 +79,9 @@ def test_a_massacre_proposed_approved_and_read_as_of_any_event(client: TestClien
         f"CG4: a Massacre by the German is recorded already (event {recorded}"
     )
     assert_problem(game.post(GERMAN, f"/proposals/{proposal}/approve"), 409)
+    # The log with the proposal and its approval verifies (``cgledger verify``).
+    export = game.client.get(f"{game.url}/export", headers=game.h(US)).content
+    assert verify_bytes(export).events == game.version()
 
 
 def test_rejected_and_the_referees_at_once(client: TestClient) -> None:
