@@ -25,6 +25,7 @@ from cgledger.api.dice import install_dice_routes
 from cgledger.api.disputes import install_dispute_routes
 from cgledger.api.events import install_event_routes
 from cgledger.api.limits import BodyLimit, CheckedRoute, CreateRateLimit
+from cgledger.api.massacres import install_massacre_routes
 from cgledger.api.metrics import install_metrics
 from cgledger.api.models import Health, Index
 from cgledger.api.openapi import install_exact_openapi
@@ -77,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_audit_routes(app)
     install_undo_routes(app)
     install_proposal_routes(app)
+    install_massacre_routes(app)
     install_dispute_routes(app)
     install_definition_routes(app)
     install_territory_routes(app)

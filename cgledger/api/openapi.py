@@ -156,6 +156,7 @@ VALUES_FROM: dict[str, str] = {
     "initial_cpp": "the ruleset's sides (GET /v1/rulesets)",
     "definition": "the ruleset's (GET /v1/rulesets/{ruleset}/definition-schema)",
     "side": _RULESET,
+    "by": _RULESET,
     "winner": _RULESET,
     "cvp": _RULESET,
     "vp": _RULESET,

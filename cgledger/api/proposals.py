@@ -1,5 +1,5 @@
 """Routes of the agreement protocol (DESIGN §13): the proposals of every kind
-(undo requests, definition amendments, Control) listed and read in one place,
+(undo requests, definition amendments, Control, Massacres) listed and read in one place,
 and approved, rejected or withdrawn by their seq (``cgledger.service.proposals``).
 The routes of each kind (``undo-requests``, ``definition-amendments``) stay."""
 
@@ -27,7 +27,7 @@ from cgledger.domain.requests import Body
 from cgledger.service import proposals
 
 Status = Literal["pending", "applied", "rejected", "withdrawn"]
-Kind = Literal["undo-request", "definition-amendment", "control"]
+Kind = Literal["undo-request", "definition-amendment", "control", "massacre"]
 
 
 class ProposalAnswer(Body):
@@ -51,7 +51,7 @@ def install_proposal_routes(app: FastAPI) -> None:
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     ) -> dict[str, Any]:
         """The proposals of every kind (undo requests, definition amendments,
-        Control) in seq order, as the caller may see them; ``status=pending``:
+        Control, Massacres) in seq order, as the caller may see them; ``status=pending``:
         those waiting for an answer. Paged with ``after``/``limit``."""
         _etag(response, caller.campaign.version)
         return proposals.list_proposals(caller, status=status, kind=kind, after=after, limit=limit)
@@ -85,7 +85,7 @@ def install_proposal_routes(app: FastAPI) -> None:
     ) -> dict[str, Any]:
         """The opponent of the side that proposed it, or the referee, approves
         it: it takes effect (an undo is applied, an amendment put in force,
-        Control recorded), if it still does what it proposed."""
+        Control or a Massacre recorded), if it still does what it proposed."""
         return _appended(response, proposals.approve_proposal(caller, seq, asked(idem, if_match)))
 
     @app.post(

@@ -47,6 +47,9 @@ STATE_EVENTS = frozenset(
         "ControlProposed",
         "ControlRecorded",
         "ControlRejected",
+        "MassacreProposed",
+        "MassacreRecorded",
+        "MassacreRejected",
     }
 )
 UNDO = "UndoApplied"
@@ -57,9 +60,11 @@ REVERTIBLE = ROLL_ONLY | STATE_EVENTS | {UNDO}
 REVEALING = frozenset({"InitiativeDetermined"})
 #: Events that put an agreement in force (DESIGN §13): the last side's New CG
 #: Date or CG-Scenario End completes what both said, and an approved Control
-#: proposal names its proposal. The side that made one cannot take it back
-#: alone, as it cannot take back the opponent's approval of an undo request.
+#: or Massacre proposal (``APPROVED``, when it names its proposal). The side
+#: that made one cannot take it back alone, as it cannot take back the
+#: opponent's approval of an undo request.
 AGREED_JOINTLY = frozenset({"CGDateBegan", "ScenarioEnded"})
+APPROVED = frozenset({"ControlRecorded", "MassacreRecorded"})
 
 NOT_REVERTIBLE = {
     "CampaignCreated": "the campaign's creation cannot be undone",
@@ -93,7 +98,7 @@ def entry(record: dict[str, Any], *, state: bool) -> dict[str, Any]:
         "state": state,
     }
     if record["type"] in AGREED_JOINTLY or (
-        record["type"] == "ControlRecorded" and p.get("proposal") is not None
+        record["type"] in APPROVED and p.get("proposal") is not None
     ):
         out["agreed"] = True
     return out

@@ -1,5 +1,5 @@
 """The proposals of the agreement protocol (DESIGN §13), every kind in one
-list: undo requests, definition amendments and Control. Each is the event
+list: undo requests, definition amendments, Control and Massacres (KGP CG4). Each is the event
 that made it, as the caller may see it, with its status and its answer."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 def proposal_view(records: Records, campaign: Campaign, seq: int, role: str) -> dict[str, Any]:
     """Proposal ``seq`` as ``role`` may see it (404 if no proposal has that
     seq): its kind (the name of its own route: ``undo-request``,
-    ``definition-amendment``, ``control``), who proposed it, what it proposes
+    ``definition-amendment``, ``control``, ``massacre``), who proposed it, what it proposes
     (the fields of its event), its status and the answer that settled it."""
     kind = campaign.proposal_kind(seq)
     proposal = campaign.proposals_of(kind)[str(seq)]

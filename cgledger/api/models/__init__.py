@@ -13,6 +13,7 @@ from __future__ import annotations
 from cgledger.api.models.audit import (
     DisputePage,
     DisputeView,
+    MassacreView,
     Planned,
     ProposalPage,
     ProposalView,
@@ -127,6 +128,7 @@ __all__ = [
     "LvpRow",
     "LvpView",
     "MapGroupControl",
+    "MassacreView",
     "Page",
     "Planned",
     "ProposalPage",

@@ -48,9 +48,10 @@ class ProposalView(_Open):
 
     #: The seq of the event that made it (its id in its kind's own routes).
     seq: int
-    #: ``undo-request``, ``definition-amendment`` or ``control``.
+    #: ``undo-request``, ``definition-amendment``, ``control`` or ``massacre``.
     kind: str
-    #: The event that made it (``UndoRequested``, ``ControlProposed``, ...).
+    #: The event that made it (``UndoRequested``, ``ControlProposed``,
+    #: ``MassacreProposed``, ...).
     type: str
     #: ``pending``, ``applied``, ``rejected`` or ``withdrawn``.
     status: str
@@ -62,6 +63,26 @@ class ProposalView(_Open):
     answer: Answer | None
     #: The undo that reverted the proposal itself, if any.
     reverted_by: int | None
+    version: int
+    checkpoint: Checkpoint | None = None
+
+
+class MassacreView(_Open):
+    """A Massacre (A20.4) recorded for the rest of the CG (KGP SSR CG4)."""
+
+    #: The event this request appended (a proposal's id in ``/proposals``).
+    seq: int
+    #: ``pending`` (a side's proposal: nothing shown until approved) or ``applied``.
+    status: str
+    #: Who recorded it: the proposing side, or the referee.
+    by: str
+    #: The side whose units massacred.
+    side: str
+    cg_date: str
+    rule: str
+    note: str | None
+    #: Every Massacre in force, by side, as the campaign's ``conditions`` show it.
+    massacre: dict[str, Any]
     version: int
     checkpoint: Checkpoint | None = None
 

@@ -17,6 +17,7 @@ from cgledger.api.models import (
     DefinitionView,
     DisputePage,
     DisputeView,
+    MassacreView,
     ProposalPage,
     ProposalView,
     UndoRequestPage,
@@ -33,7 +34,7 @@ class AgreementEndpoints:
         self,
         *,
         status: Literal["pending", "applied", "rejected", "withdrawn"] | None = None,
-        kind: Literal["undo-request", "definition-amendment", "control"] | None = None,
+        kind: Literal["undo-request", "definition-amendment", "control", "massacre"] | None = None,
         after: int = 0,
         limit: int | None = None,
         **r: Unpack[Read],
@@ -60,6 +61,11 @@ class AgreementEndpoints:
         self, seq: int, note: str | None = None, **w: Unpack[Write]
     ) -> ProposalView:
         """Withdraw one's own proposal."""
+
+    @route("POST", C + "/massacres")
+    def record_massacre(self, by: str, note: str | None = None, **w: Unpack[Write]) -> MassacreView:
+        """KGP SSR CG4: record that side ``by``'s units massacred (A20.4): a
+        side's is ``pending`` until the opponent approves it (``approve_proposal``)."""
 
     # ---------------------------------------------------------------- undo
 

@@ -27,6 +27,7 @@ from cgledger.domain.campaign.calendar import Calendar
 from cgledger.domain.campaign.core import READS, Applied, Handler, new_record, options_of
 from cgledger.domain.campaign.disputes import Disputes
 from cgledger.domain.campaign.initiative import Initiative
+from cgledger.domain.campaign.massacre import Massacre
 from cgledger.domain.campaign.rolls import Rolls
 from cgledger.domain.campaign.rules import RuleState
 from cgledger.domain.campaign.scenario_end import ScenarioEnd
@@ -42,10 +43,12 @@ from cgledger.domain.history import MemoryHistory
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-SCHEMA = 14  # 14: the Idle LVP row (8.6232), 9.6152 (`on_date_began`), CG14
+SCHEMA = 15  # 15: CG4's Massacre proposals (`massacre_proposals`) and Massacres
 
 
-class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState):
+class Campaign(
+    Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendments, RuleState, Massacre
+):
     TOPIC = "cgledger:Campaign"
 
     class Event(Aggregate.Event):
@@ -107,7 +110,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
         self.rolled_tables = {}
         self.ready = {}
         self.scenario_end_proposal = None
-        self.control_proposals = {}
+        self.control_proposals, self.massacre_proposals = {}, {}
         self.initiatives = {}
         self.chits_used = {}
         self.scenario_ends = {}
@@ -220,7 +223,7 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
             if kept is not None:
                 self._apply_state(record, kind, kept)
             return
-        if kind in self._state_events():
+        if kind in self.state_events():
             self._apply_state(record, kind, values)
             return
         applied = Applied(seq, kind, values, record["actor"], record.get("internal") or {})
@@ -252,9 +255,6 @@ class Campaign(Aggregate, Initiative, Calendar, ScenarioEnd, Disputes, Amendment
             if str(entry["seq"]) not in self.reverted:
                 e = Applied(entry["seq"], entry["type"], entry["values"])
                 self._on_state(e, sealed=bool(entry.get("sealed")))
-
-    def _state_events(self) -> frozenset[str]:
-        return undobook.STATE_EVENTS | self.ruleset.rules.state_events
 
     def _keys(self, kind: str) -> frozenset[str]:
         """What the handlers of a state event read (``core.reads``)."""
@@ -347,6 +347,9 @@ DISPATCH: Mapping[str, tuple[Handler, ...]] = {
     "ControlProposed": (Agreement._on_control_proposed,),
     "ControlRecorded": (Territory._on_control, Agreement._on_control_approved),
     "ControlRejected": (Agreement._on_control_rejected,),
+    "MassacreProposed": (Agreement._on_massacre_proposed,),
+    "MassacreRecorded": (Agreement._on_massacre_recorded, RuleState._on_rule_event),
+    "MassacreRejected": (Agreement._on_massacre_rejected,),
     "ScenarioEndProposed": (Agreement._on_scenario_end_proposed,),
     "ScenarioEnded": (
         Territory._on_scenario_ended,

@@ -14,9 +14,10 @@ Two forms share it:
   when the referee does. ``joint`` says who still waits and refuses a side
   that has said it already.
 
-Slice: ``undo_requests``, ``amendments`` and ``control_proposals`` (the
-proposals of each kind, by the seq that made them; a Control proposal and its
-answers are state events, replayed after an undo like the Control they make),
+Slice: ``undo_requests``, ``amendments``, ``control_proposals`` and
+``massacre_proposals`` (the proposals of each kind, by the seq that made them;
+a Control or Massacre proposal and its answers are state events, replayed
+after an undo like what they record),
 ``ready`` (the sides ready for the New CG Date, and the date each proposed)
 and ``scenario_end_proposal`` (the first side's CG-Scenario End, waiting for
 the other's).
@@ -86,7 +87,19 @@ CONTROL = Kind(
     field="proposal",
     reject_field="proposal",
 )
-KINDS = (UNDO, AMENDMENT, CONTROL)
+#: A side's record that a Massacre (A20.4) occurred (KGP SSR CG4): it takes
+#: effect as ``MassacreRecorded`` when approved (``Massacre.approve_massacre``).
+MASSACRE = Kind(
+    "massacre",
+    "Massacre proposal",
+    "Massacre proposal",
+    "massacre_proposals",
+    "MassacreRejected",
+    "proposal",
+    field="proposal",
+    reject_field="proposal",
+)
+KINDS = (UNDO, AMENDMENT, CONTROL, MASSACRE)
 
 _A = TypeVar("_A", bound=Callable[..., int])
 #: The command that applies an approved proposal, by its kind's id (``approves``).
@@ -263,6 +276,21 @@ class Agreement(Core):
     @reads("proposal", "by", "note", "withdrawn")
     def _on_control_rejected(self, e: Applied) -> None:
         self._on_rejected(CONTROL, e)
+
+    @reads("by", "side")
+    def _on_massacre_proposed(self, e: Applied) -> None:
+        self._opened(MASSACRE, e, side=e.values["side"])
+
+    @reads("proposal", "approved_by")
+    def _on_massacre_recorded(self, e: Applied) -> None:
+        """A Massacre recorded: the proposal it applies, if any (the referee's
+        own applies none)."""
+        if e.values.get("proposal") is not None:
+            self._answered(MASSACRE, e, status="applied", by=e.values["approved_by"])
+
+    @reads("proposal", "by", "note", "withdrawn")
+    def _on_massacre_rejected(self, e: Applied) -> None:
+        self._on_rejected(MASSACRE, e)
 
     @reads("side", "next")
     def _on_ready(self, e: Applied) -> None:

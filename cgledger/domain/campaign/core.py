@@ -52,7 +52,8 @@ OWNERS: Mapping[str, tuple[str, ...]] = {
     "sealing": ("sealed_steps",),
     "calendar": ("calendar", "date_index", "awaiting_new_date"),
     "agreement": (
-        "undo_requests", "amendments", "control_proposals", "ready", "scenario_end_proposal",
+        "undo_requests", "amendments", "control_proposals", "massacre_proposals", "ready",
+        "scenario_end_proposal",
     ),
     "sequence": ("steps", "rolled_tables"),
     "tables": ("lasting",),
@@ -156,6 +157,7 @@ class Core:
     definition: dict[str, Any] | None
     amendments: dict[str, dict[str, Any]]
     control_proposals: dict[str, dict[str, Any]]
+    massacre_proposals: dict[str, dict[str, Any]]
     # the ruleset's own state (``Rules.initial_state``)
     rules: dict[str, Any]
 

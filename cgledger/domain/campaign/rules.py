@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cgledger.domain import undo as undobook
 from cgledger.domain.campaign.core import Applied, Core, reads
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import InvalidInput, NotFound
@@ -26,6 +27,11 @@ class RuleState(Core):
         if not isinstance(body, found.body):
             raise InvalidInput(f"{action} takes a {found.body.__name__} body", field="body")
         return found.run(self.engine, ctx, body)
+
+    def state_events(self) -> frozenset[str]:
+        """The events undone by replay (DESIGN §5): the engine's
+        (``undo.STATE_EVENTS``) and the ruleset's own (``Rules.state_events``)."""
+        return undobook.STATE_EVENTS | self.ruleset.rules.state_events
 
     def rule_keys(self) -> frozenset[str]:
         """What the ruleset's apply reads of a state event (``Rules.state_keys``)."""

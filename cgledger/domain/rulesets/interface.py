@@ -190,6 +190,17 @@ class Rules:
         del engine
         return {}
 
+    #: The rule that keeps a Massacre (A20.4) for the rest of the CG (KGP SSR
+    #: CG4), recorded by ``POST /massacres`` (``MassacreRecorded``, which
+    #: ``apply`` receives); ``None``: the ruleset keeps none (404).
+    massacre_rule: str | None = None
+
+    def massacre_refused(self, engine: Engine, side: str) -> str | None:
+        """Why a Massacre by ``side`` is not recorded now (the refusal's
+        detail, starting with ``massacre_rule``), or ``None``."""
+        del engine, side
+        return None
+
     #: Extra fields a CG-Scenario End must carry (SG 2.9-2.92: ``vp``,
     #: ``vp_required``); any other ruleset refuses them.
     scenario_end_fields: frozenset[str] = frozenset()

@@ -16,6 +16,9 @@
   Area (8.6052: "LgN25 (Peiper's HQ)" on the "Lg" Map Group).
 * ``san``: each side's SAN at the CG's start, as its OB gives it (8.51-8.53
   are not in the seeds); the ledger then keeps the SAN (8.6122).
+* ``elr``: each side's printed ELR of the CG's Initial Scenario, its printed
+  ELR for every scenario of the CG (SSR CG4; 8.51-8.53 are not in the seeds);
+  the ledger shows the ELR in force for each CG scenario (``kgp.elr``).
 
 The sample is SYNTHETIC (invented RG, map and values that only exercise every
 field); the real maps and charts belong to their publisher.
@@ -62,6 +65,8 @@ Colours = Annotated[list[Colour], Field(max_length=10)]
 TableId = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 #: A Sniper Activation Number (8.6122); 12, the highest DR, is as high as it matters.
 San = Annotated[int, Field(ge=0, le=12)]
+#: An Experience Level Rating (A19.1): 0 to 5.
+Elr = Annotated[int, Field(ge=0, le=5)]
 #: A KGP CG Date as the ruleset writes it (8.617: 19 AM to 23 PM).
 KgpDate = Annotated[str, StringConstraints(max_length=20, pattern=r"^(19|2[0-3]) (AM|PM|N)$")]
 
@@ -178,6 +183,15 @@ class KgpDefinition(CGDefinition[SideT], Generic[SideT]):
         "(8.51-8.53 are not in the seeds). The ledger then keeps the SAN: the 8.6122 SAN "
         "Adjustment drs and its raise to 2; a SAN Adjustment that states another SAN is "
         "refused (422). A side left out: its SAN is what its SAN Adjustment dr states",
+    )
+
+    elr: Mapping[SideT, Elr] = Field(
+        default_factory=dict,
+        description="SSR CG4: each side's printed ELR given in the CG's Initial Scenario "
+        "(8.51-8.53, not in the seeds), treated as its printed ELR for all subsequent scenarios "
+        "of the CG. The ledger shows under the campaign's conditions the ELR in force for the "
+        "CG scenario of each CG Date: one less for the Scenario Defender at night (CG4, CG5), "
+        "and the German's non-SS ELR of 3 (SSR KGP11). A side left out: the players' to apply",
     )
 
     @model_validator(mode="after")

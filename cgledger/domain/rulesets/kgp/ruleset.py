@@ -26,7 +26,7 @@ from cgledger.domain.rulesets.kgp import counted, definition, record
 from cgledger.domain.rulesets.kgp import readings as kgp_readings
 from cgledger.domain.rulesets.kgp import tables as kgp_tables
 from cgledger.domain.rulesets.kgp.cpp_base import CHART, cpp_base
-from cgledger.domain.rulesets.kgp.fanaticism import FanaticismRules
+from cgledger.domain.rulesets.kgp.elr import ElrRules
 
 US = "US"
 GERMAN = "German"
@@ -172,8 +172,9 @@ RULESET = Ruleset(
     sequence_rule="8.6",
     definition=definition.MODEL,
     sample_definition=definition.SAMPLE,
-    # KGP's rules with SSR CG14's German Fanaticism (``kgp.fanaticism``).
-    rules=FanaticismRules("kgp", cpp_base),
+    # KGP's rules with SSR CG14's German Fanaticism (``kgp.fanaticism``) and
+    # SSR CG4's ELR and Massacre (``kgp.elr``).
+    rules=ElrRules("kgp", cpp_base),
     tables=bind_steps(kgp_tables.TABLES, REPH_STEPS),
     scenario_types=("dual-attack", "german-assault", "us-assault", "idle"),  # 8.6233
     # 8.6232's matrix: its rows are the German chit (its "*" note is about the
