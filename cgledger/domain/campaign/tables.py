@@ -180,11 +180,22 @@ class Tables(Sequence, Rolls):
         a side that states another side's DRM. Where the record cannot tell,
         the roller's statement stands. The referee's ruling may name any of
         them, with the ledger's number only. Each DRM returned says who decided
-        it (``by``: ``ledger``, else ``roller``)."""
+        it (``by``: ``ledger``, else ``roller``). A DRM the roller states that
+        only some sides may (``Ruleset.side_drms``) is refused from another side
+        too."""
         out = [d if d.by is not None else replace(d, by=tablebook.ROLLER) for d in drm]
         counted_drms = self.ruleset.counted(table.id)
         facts = self.facts(ctx.actor) if counted_drms else None
         referee = ctx.actor == REFEREE
+        for d in out:
+            only = self.ruleset.side_drm(table.id, d.id)
+            if only is not None and not referee and ctx.actor not in only.sides:
+                raise InvalidInput(
+                    f"{only.rule}: {d.id} is the {' or '.join(only.sides)} side's DRM, "
+                    f"not the {ctx.actor} side's",
+                    field="drm",
+                    rule=only.rule,
+                )
         for counted in counted_drms:
             if counted.by_side and referee:
                 continue  # the ruling names it; the referee has no record of its own

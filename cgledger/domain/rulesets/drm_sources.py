@@ -187,7 +187,11 @@ def decided(ruleset: Ruleset, table: Table, drm_id: str) -> tuple[str, str]:
         )
     if drm_id in COMMANDS.get(rule_key(table), {}):
         return LEDGER, COMMANDS[rule_key(table)][drm_id]
-    return ROLLER, STATED[rule_key(table)][drm_id]
+    why = STATED[rule_key(table)][drm_id]
+    only = ruleset.side_drm(table.id, drm_id)
+    if only is not None:
+        why += f"; only the {' or '.join(only.sides)} side states it (refused from another side)"
+    return ROLLER, why
 
 
 def markdown(ruleset: Ruleset) -> str:

@@ -115,6 +115,22 @@ class CountedDrm:
 
 
 @dataclass(frozen=True)
+class SideDrm:
+    """A DRM that the rule text gives only some sides' rolls of a table that
+    every side rolls, and that the roller states because the record cannot
+    tell whether it applies (ABtF 9.6183's German RG types on the shared
+    (Armor) column; KGP 8.6206's "If the RG is Depleted (NA to U.S.)"). As a
+    :class:`CountedDrm`'s ``sides``: another side that names it is refused
+    (422 naming ``rule``, issue 26 item 3: "A side DRM stated by the other
+    side is 422"); the referee's ruling may name it."""
+
+    table: str
+    drm: str
+    rule: str
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Lasting:
     """A table result that lasts (DESIGN §8): it becomes campaign state, shown
     with the campaign and its roster and in ``?at=`` reads, e.g. 8.6122's "A

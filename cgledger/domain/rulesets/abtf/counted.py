@@ -5,7 +5,7 @@ CVP and the British Ammunition Shortage Level where the ledger knows it."""
 
 from __future__ import annotations
 
-from cgledger.domain.rulesets.base import CountedDrm
+from cgledger.domain.rulesets.base import CountedDrm, SideDrm
 from cgledger.domain.rulesets.counting import (
     completed_period,
     cvp_last_scenario,
@@ -56,3 +56,12 @@ COUNTED_DRMS = (
         "abtf:9.6202", "ammo-shortage", "9.6202", SHORTAGE_LEVEL, (BRITISH,), by_side=True
     ),
 )  # fmt: skip
+
+#: DRMs the roller states that only the German's rolls may have (issue 26 item
+#: 3): 9.6183's LEADER TABLE DRM lists Med Tank, Hvy Tank, SPG, Lt Tank (and,
+#: read as German, "+2 VG, AC") under GERMAN, none under BRITISH, and the
+#: (Armor) column is both sides'.
+SIDE_DRMS = tuple(
+    SideDrm("abtf:9.6183-armor", drm, "9.6183", (GERMAN,))
+    for drm in ("med-tank", "hvy-tank", "spg", "lt-tank", "ac")
+)

@@ -5,7 +5,7 @@ Ammunition Shortage in effect (8.618)."""
 
 from __future__ import annotations
 
-from cgledger.domain.rulesets.base import CountedDrm, Facts
+from cgledger.domain.rulesets.base import CountedDrm, Facts, SideDrm
 from cgledger.domain.rulesets.counting import (
     cvp_this_date,
     period,
@@ -71,3 +71,9 @@ COUNTED_DRMS = (
     # SSR KGP3 Mist Change DR: "-1 In each 'PM' scenario".
     CountedDrm("kgp:KGP3-mist-change", "pm", "KGP3", period("PM")),
 )  # fmt: skip
+
+#: DRMs the roller states that only some sides' rolls may have (issue 26 item
+#: 3): 8.6206 "+1 If the RG is Depleted (NA to U.S.)" on the Armor Leader
+#: column, which both sides roll (the determination roll applies it from the
+#: RG's record; a plain roll states it).
+SIDE_DRMS = (SideDrm("kgp:8.6206-armor", "depleted", "8.6206", (GERMAN,)),)

@@ -1,0 +1,211 @@
+"""Adversarial review of issue 26 (helper A): each test plays a seed's words
+where the ledger answered wrong, and fails on the code it was written against.
+
+Pure domain (``domain_game``, or the table component over given facts) but
+for the service read of a table's DRMs."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from domain_game import DomainGame
+
+from cgledger.domain import tables as tb
+from cgledger.domain.campaign import Ctx
+from cgledger.domain.campaign.tables import Tables
+from cgledger.domain.errors import InvalidInput
+from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.rulesets.base import DateFacts, Facts
+from cgledger.sealing import AesGcmSealer
+from cgledger.service import rulesets as ruleset_service
+
+US, GERMAN, BRITISH = "US", "German", "British"
+SEALER = AesGcmSealer(bytes(32))
+
+
+def _ctx(actor: str) -> Ctx:
+    rng = random.Random(actor)
+    return Ctx(actor=actor, now="2026-11-27T00:00:00Z", entropy=rng.randbytes, sealer=SEALER)
+
+
+class Probe(Tables):
+    """The campaign's table component over given facts (no event, no store)."""
+
+    def __init__(self, ruleset_id: str, facts: Facts) -> None:
+        self.ruleset_id = ruleset_id
+        self.calendar = [facts.cg_date]
+        self.date_index = 0
+        self._facts = facts
+
+    def facts(self, side: str) -> Facts:
+        return replace(self._facts, side=side)
+
+
+def _facts(cg_date: str, *dates: DateFacts, rules: dict[str, Any] | None = None) -> Facts:
+    played = [*dates] if dates else [DateFacts(cg_date, None, {}, None)]
+    return Facts(
+        cg_date=cg_date,
+        side="",
+        rules=rules or {},
+        lasting={},
+        options=frozenset(),
+        dates=tuple(played),
+    )
+
+
+def _applied(
+    ruleset: str, facts: Facts, actor: str, table_id: str, drm: list[tb.DrmRequest]
+) -> Any:
+    table = REGISTRY[ruleset].table(table_id)
+    assert table is not None
+    requests = Probe(ruleset, facts).with_counted_drms(_ctx(actor), table, drm)
+    return tb.prepare(table, requests, {}).applied
+
+
+# ------------------------------------------------------------ side DRMs the roller states
+
+#: A DRM the rule gives only some sides, which the roller states (the record
+#: cannot tell whether it applies): (ruleset, table, DRM, its sides, another side).
+SIDE_ONLY = [
+    # 9.6183 LEADER TABLE DRM: the German column lists "Med Tank", "Hvy Tank",
+    # "SPG, Lt Tank", and "+2 VG, AC" (the ledger's reading: German types); the
+    # British column only Commando, Engineer, Glider. The (Armor) column is
+    # both sides', so the British could claim the German's "-2 Hvy Tank".
+    ("abtf", "abtf:9.6183-armor", "med-tank", (GERMAN,), BRITISH),
+    ("abtf", "abtf:9.6183-armor", "hvy-tank", (GERMAN,), BRITISH),
+    ("abtf", "abtf:9.6183-armor", "spg", (GERMAN,), BRITISH),
+    ("abtf", "abtf:9.6183-armor", "lt-tank", (GERMAN,), BRITISH),
+    ("abtf", "abtf:9.6183-armor", "ac", (GERMAN,), BRITISH),
+    # 8.6206: "+1 If the RG is Depleted (NA to U.S.)" on the Armor Leader column,
+    # which both sides roll.
+    ("kgp", "kgp:8.6206-armor", "depleted", (GERMAN,), US),
+]
+SIDE_IDS = [f"{t}/{d}" for _, t, d, _, _ in SIDE_ONLY]
+
+
+def _game(ruleset: str) -> DomainGame:
+    if ruleset == "abtf":
+        return DomainGame("abtf", "CG I", start_date="17 N")
+    return DomainGame("kgp", "CG I")
+
+
+@pytest.mark.parametrize(("ruleset", "table", "drm", "sides", "other"), SIDE_ONLY, ids=SIDE_IDS)
+def test_a_side_drm_the_roller_states_is_refused_from_another_side(
+    ruleset: str, table: str, drm: str, sides: tuple[str, ...], other: str
+) -> None:
+    """Issue 26 item 3: "A side DRM stated by the other side is 422", also
+    where the roller states it because the record cannot tell whether it
+    applies; the sides it belongs to state it as before."""
+    game = _game(ruleset)
+    rule = REGISTRY[ruleset].tables[table].rule
+    with pytest.raises(InvalidInput) as info:
+        game.roll(other, table, drm=[tb.DrmRequest(drm)])
+    assert info.value.rule == rule
+    assert info.value.field == "drm"
+    assert info.value.detail == (
+        f"{rule}: {drm} is the {' or '.join(sides)} side's DRM, not the {other} side's"
+    )
+    for side in sides:
+        seq = game.c.version
+        game.roll(side, table, drm=[tb.DrmRequest(drm)])
+        assert game.c.version > seq
+
+
+@pytest.mark.parametrize(("ruleset", "table", "drm", "sides", "other"), SIDE_ONLY, ids=SIDE_IDS)
+def test_the_tables_read_names_the_sides_of_a_side_drm_the_roller_states(
+    ruleset: str, table: str, drm: str, sides: tuple[str, ...], other: str
+) -> None:
+    """GET /v1/rulesets/{r}/tables gives such a DRM its ``sides``, so the page
+    does not offer the other side a DRM the ledger refuses from it."""
+    del other
+    found = ruleset_service.get_table(ruleset, table)
+    (entry,) = (d for d in found["drms"] if d["id"] == drm)
+    assert entry["decided_by"] == "roller"
+    assert entry["sides"] == list(sides)
+
+
+# ------------------------------------------------ 8.6142: Ammunition Shortage by Isolation
+
+NO_SHORTAGE: dict[str, Any] = {"shortage": {"since": None}}
+SHORTAGE = {"shortage": {"since": {"cg_date": "20 AM", "seq": 9}}}
+REPAIR = "kgp:8.6142"
+ISOLATED_SHORTAGE = "german-ammunition-shortage"
+
+
+def test_8_6142_a_german_weapon_short_of_ammunition_by_isolation_takes_the_plus_1() -> None:
+    """8.6142 "+1 If German and suffering from Ammunition Shortage" names no
+    8.618 (8.61421 and 8.6146 do): a German Weapon also suffers Ammunition
+    Shortage by Isolation (8.6241; 8.6141d "suffering from Ammunition
+    Shortage; 8.6241"), which the ledger does not track. Without 8.618's
+    shortage the German states the +1 for such a weapon; with it the ledger
+    applies it to every German roll, and the U.S. never has it."""
+    free = _facts("20 PM", rules=NO_SHORTAGE)
+    assert _applied("kgp", free, GERMAN, REPAIR, []) == []
+    stated = _applied("kgp", free, GERMAN, REPAIR, [tb.DrmRequest(ISOLATED_SHORTAGE)])
+    assert [(d["id"], d["value"], d["by"]) for d in stated] == [(ISOLATED_SHORTAGE, 1, "roller")]
+    short = _facts("20 PM", rules=SHORTAGE)
+    applied = _applied("kgp", short, GERMAN, REPAIR, [])
+    assert [(d["id"], d["value"], d["by"]) for d in applied] == [(ISOLATED_SHORTAGE, 1, "ledger")]
+    with pytest.raises(InvalidInput):
+        _applied("kgp", short, GERMAN, REPAIR, [tb.DrmRequest(ISOLATED_SHORTAGE)])
+    with pytest.raises(InvalidInput):
+        _applied("kgp", free, US, REPAIR, [tb.DrmRequest(ISOLATED_SHORTAGE)])
+
+
+@pytest.mark.parametrize("table", ["kgp:8.61421", "kgp:8.6146"])
+def test_8_618_shortage_named_by_its_rule_stays_the_ledgers(table: str) -> None:
+    """8.61421 and 8.6146 say "Ammunition Shortage (8.618)": without it the
+    DRM does not apply, and a stated one is refused."""
+    free = _facts("20 PM", rules=NO_SHORTAGE)
+    with pytest.raises(InvalidInput):
+        _applied("kgp", free, GERMAN, table, [tb.DrmRequest("ammunition-shortage")])
+
+
+# ------------------------------------------------------------ 9.6202 before any CG Scenario
+
+CVP = "cvp"
+
+
+@pytest.mark.parametrize("count", [30, 90])
+def test_9_6202_has_no_cvp_before_a_cg_scenario(count: int) -> None:
+    """9.6202 "-1 Per 30 CVP (FRD) of enemy units Eliminated during the last
+    CG Scenario (including CVP awarded thus far during this RePh)": in the
+    RePh before the Initial Scenario (9.620 is a '†' step) no CG Scenario was
+    played and no RePh followed one, so the count is 0, which the ledger
+    knows; a roller's 90 CVP (-3 on the ELR Loss/Gain DR) is refused."""
+    game = DomainGame("abtf", "CG I", start_date="17 N")
+    with pytest.raises(InvalidInput) as info:
+        game.roll(BRITISH, "abtf:9.6202", drm=[tb.DrmRequest(CVP, count=count)])
+    assert info.value.rule == "9.6202"
+    out = game.roll(BRITISH, "abtf:9.6202")
+    (entry,) = (d for d in out["drm"] if d["id"] == CVP)
+    assert (entry["count"], entry["value"], entry["by"]) == (0, 0, "ledger")
+
+
+def test_9_6202_cvp_after_a_scenario_is_still_at_least_the_ledgers() -> None:
+    """After a CG-Scenario End the RePh may award more CVP than the ledger
+    records: the roller's larger count stands, a smaller one is refused."""
+    ended = _facts("18 AM", DateFacts("17 N", "initial", {}, {BRITISH: 31, GERMAN: 0}),
+                   DateFacts("18 AM", None, {}, None))  # fmt: skip
+    more = _applied("abtf", ended, BRITISH, "abtf:9.6202", [tb.DrmRequest(CVP, count=61)])
+    assert [(d["count"], d["by"]) for d in more if d["id"] == CVP] == [(61, "roller")]
+    with pytest.raises(InvalidInput):
+        _applied("abtf", ended, BRITISH, "abtf:9.6202", [tb.DrmRequest(CVP, count=0)])
+
+
+# ------------------------------------------------------------ 8.622: who decided each Recon DRM
+
+
+def test_8_622_recon_drms_say_who_decided_them() -> None:
+    """Issue 26 item 3: "The table's answer lists each DRM with who decided
+    it". POST /recon's "+5 Spent 2 CPP" follows from the CPP it spends (the
+    ledger's, docs/rulesets.md); its "-1 ... Lax" is the roller's statement."""
+    game = DomainGame("kgp", "CG I", initial_cpp={US: 10, GERMAN: 10})
+    game.next_date()
+    game.advance(US, "8.622")
+    seq = game.perform(US, "recon", {"cpp": 2, "lax": True, "secret": False})
+    drm = game.c.record(seq)["payload"]["drm"]
+    assert {d["id"]: d["by"] for d in drm} == {"spent-2-cpp": "ledger", "lax": "roller"}
