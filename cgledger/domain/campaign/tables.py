@@ -213,8 +213,9 @@ class Tables(Sequence, Rolls):
             expected = counted.count(facts)
             if expected is None:
                 continue  # the record cannot tell: the roller's own DRM stands
+            at_least = counted.at_least_now(facts)
             for d in stated:
-                self._check_stated(table, counted, d, expected, referee=referee)
+                self._check_stated(table, counted, d, expected, referee=referee, at_least=at_least)
             if named or not applies or (referee and counted.sides):
                 continue
             request = _counted_request(table, counted.drm, expected)
@@ -230,10 +231,11 @@ class Tables(Sequence, Rolls):
         expected: int,
         *,
         referee: bool,
+        at_least: bool,
     ) -> None:
         """A counted DRM the roller names where the ledger counts it: a side's
-        is the ledger's (but for a count the ledger knows only the least of,
-        ``CountedDrm.at_least``); the referee's ruling must give the ledger's
+        is the ledger's (but for a count the ledger knows only the least of
+        now, ``at_least``: ``CountedDrm.at_least_now``); the referee's ruling must give the ledger's
         number, and a fixed DRM only where it applies."""
         definition = table.drm(counted.drm)
         assert definition is not None  # checked when the ruleset was built
@@ -246,9 +248,9 @@ class Tables(Sequence, Rolls):
             )
 
         if not referee:
-            if counted.at_least and per and given is not None and given >= expected:
+            if at_least and per and given is not None and given >= expected:
                 return  # more than the ledger records (9.6202's RePh CVP)
-            if counted.at_least and per:
+            if at_least and per:
                 raise refuse(
                     f"is counted by the ledger: its count on {self.cg_date} is at least "
                     f"{expected}, not {given}"

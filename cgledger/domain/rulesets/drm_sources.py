@@ -98,7 +98,8 @@ WON = (
 CVP_TODAY = "from this CG Date's CG-Scenario End: the CVP the side earned"
 CVP_LAST = (
     "from the last CG-Scenario End: the CVP the side earned, at least (the roller may state "
-    "more for the CVP awarded during this RePh, which the ledger does not record)"
+    "more for the CVP awarded during this RePh, which the ledger does not record); 0 before "
+    "the first CG Scenario"
 )
 SHORTAGE = "from the 8.618 DR on record: the German OB's Ammunition Shortage"
 LEVEL = (
@@ -123,7 +124,13 @@ HOW: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "kgp:8.6113": {"won": WON, "casualty-vp": CVP_TODAY},
         "kgp:8.6114": {"won": WON},
         "kgp:8.6141b": {"german": SIDE},
-        "kgp:8.6142": {"us": SIDE, "german-ammunition-shortage": SHORTAGE},
+        "kgp:8.6142": {
+            "us": SIDE,
+            "german-ammunition-shortage": SHORTAGE + (
+                " where it is in effect; otherwise the roller states it for a Weapon suffering "
+                "Ammunition Shortage by Isolation (8.6241), which the ledger does not track"
+            ),
+        },
         "kgp:8.61421": {"german": SIDE, "ammunition-shortage": SHORTAGE},
         "kgp:8.6146": {"ammunition-shortage": SHORTAGE},
         "kgp:8.6171": {

@@ -110,8 +110,14 @@ class CountedDrm:
     #: The ledger's count is the least the count can be (a ``per`` DRM): the
     #: roller may state a larger one, for what the ledger does not record
     #: (9.6202: "including CVP awarded thus far during this RePh"), never a
-    #: smaller one. Left out, the ledger's count applies.
-    at_least: bool = False
+    #: smaller one. Left out, the ledger's count applies. A function of the
+    #: facts says when (9.6202: only after a CG Scenario, whose RePh may award
+    #: CVP; before any, the count is 0 exactly).
+    at_least: bool | Callable[[Facts], bool] = False
+
+    def at_least_now(self, facts: Facts) -> bool:
+        """Whether the ledger's count is only the least on these facts (``at_least``)."""
+        return self.at_least(facts) if callable(self.at_least) else self.at_least
 
 
 @dataclass(frozen=True)

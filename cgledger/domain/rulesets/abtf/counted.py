@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from cgledger.domain.rulesets.base import CountedDrm, SideDrm
 from cgledger.domain.rulesets.counting import (
+    after_a_scenario,
     completed_period,
     cvp_last_scenario,
     lasting_value,
@@ -43,9 +44,11 @@ COUNTED_DRMS = (
     # 9.6202: "-1 Per 30 CVP (FRD) of enemy units Eliminated during the last CG
     # Scenario (including CVP awarded thus far during this RePh)": the ledger
     # counts the scenario's CVP; the roller may add the RePh's, which it does
-    # not record. "+z British Ammunition Shortage Level DRM (British Only)".
+    # not record. Before any CG Scenario (9.620 is '†') it is 0. "+z British
+    # Ammunition Shortage Level DRM (British Only)".
     CountedDrm(
-        "abtf:9.6202", "cvp", "9.6202", cvp_last_scenario, by_side=True, at_least=True,
+        "abtf:9.6202", "cvp", "9.6202", cvp_last_scenario, by_side=True,
+        at_least=after_a_scenario,
         reading=(
             "9.6202's CVP counts the CVP the side earned at the last CG-Scenario End; the CVP "
             "awarded during the RePh (9.6141, 9.6142) are not recorded, so a roller may state a "

@@ -25,6 +25,15 @@ def shortage_in_effect(facts: Facts) -> int:
     return 1 if facts.rules.get("shortage", {}).get("since") is not None else 0
 
 
+def suffering_shortage(facts: Facts) -> int | None:
+    """8.6142 "+1 If German and suffering from Ammunition Shortage": 1 while
+    8.618's shortage is in effect (the whole German OB suffers it); else not
+    counted (``None``): a German Weapon also suffers Ammunition Shortage by
+    Isolation (8.6241; 8.6141d), which the ledger does not track, so the
+    roller states it for such a weapon. (8.61421 and 8.6146 name 8.618 itself.)"""
+    return 1 if shortage_in_effect(facts) else None
+
+
 CASUALTY_VP_READING = (
     "8.6113 'Per 25 Casualty VP amassed by friendly side on the current CG Date [EXC: see "
     "8.6032]' is the CVP the side earned at the date's CG-Scenario End: 8.6032 counts no "
@@ -54,10 +63,11 @@ COUNTED_DRMS = (
     CountedDrm("kgp:8.6141b", "german", "8.6141b", side_drm, (GERMAN,)),
     # 8.6142 Weapon Repair Table: "-1 If U.S.", "+1 If German and suffering
     # from Ammunition Shortage" (8.618: "the German OB suffers from Ammunition
-    # Shortage ... for the duration of the CG").
+    # Shortage ... for the duration of the CG"; else Isolation's, 8.6241: the
+    # roller's).
     CountedDrm("kgp:8.6142", "us", "8.6142", side_drm, (US,)),
     CountedDrm(
-        "kgp:8.6142", "german-ammunition-shortage", "8.6142", shortage_in_effect, (GERMAN,)
+        "kgp:8.6142", "german-ammunition-shortage", "8.6142", suffering_shortage, (GERMAN,)
     ),
     # 8.61421: "Each dr made for a German SW receives a +1 drm, and an
     # additional +1 drm if Ammunition Shortage (8.618) is already in effect"
