@@ -19,6 +19,7 @@ from cgledger.domain.campaign.tables import Tables
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.base import DateFacts, Facts
+from cgledger.domain.table_json import definition
 from cgledger.sealing import AesGcmSealer
 from cgledger.service import rulesets as ruleset_service
 
@@ -209,3 +210,28 @@ def test_8_622_recon_drms_say_who_decided_them() -> None:
     seq = game.perform(US, "recon", {"cpp": 2, "lax": True, "secret": False})
     drm = game.c.record(seq)["payload"]["drm"]
     assert {d["id"]: d["by"] for d in drm} == {"spent-2-cpp": "ledger", "lax": "roller"}
+
+
+# ------------------------------------------------------------ a count only the ledger gives
+
+
+def test_a_ledger_count_beyond_a_players_typo_bound_is_rolled_and_audits() -> None:
+    """CG-Scenario End takes CVP up to 100,000; the ledger's 8.6113 count of
+    1,000 CVP ("-1 Per 25 Casualty VP amassed ...") was refused as "a count is
+    0 to 999" naming drm[0], which the player never sent and may not state:
+    the Secret DR could not be made. The bound is for a player's typo; the
+    roll records the ledger's count, and its audit re-reads it."""
+    game = DomainGame("kgp", "CG I")
+    game.ready()
+    game.c.end_scenario(game.ctx("referee"), {"cvp": {US: 1000, GERMAN: 0}})
+    seq = game.c.roll_table(
+        game.ctx(US), "kgp:8.6113", drm=[], inputs={}, secret=False, client_nonce=None
+    )
+    values = game.c.record(seq)["payload"]
+    (entry,) = (d for d in values["drm"] if d["id"] == "casualty-vp")
+    assert (entry["count"], entry["value"], entry["by"]) == (1000, -40, "ledger")
+    table = REGISTRY["kgp"].tables["kgp:8.6113"]
+    _, differs = tb.audit(definition(table), values["roll"]["dice"], values)
+    assert differs == []
+    with pytest.raises(InvalidInput):
+        game.roll(GERMAN, "kgp:8.6113", drm=[tb.DrmRequest("casualty-vp", count=1000)])
