@@ -235,3 +235,29 @@ def test_a_ledger_count_beyond_a_players_typo_bound_is_rolled_and_audits() -> No
     assert differs == []
     with pytest.raises(InvalidInput):
         game.roll(GERMAN, "kgp:8.6113", drm=[tb.DrmRequest("casualty-vp", count=1000)])
+
+
+# ------------------------------------------------------------ 8.6194a: which RG, a reading too
+
+
+@pytest.mark.parametrize(
+    ("choice", "allowed"), [(None, False), ("i-v-g-hw", False), ("every-rg", True)]
+)
+def test_8_6194a_which_rg_may_set_up_on_map_is_a_reading(choice: str | None, allowed: bool) -> None:
+    """8.6194a is cut after "each U.S./": which RG it is for is as cut as its
+    amount (the reading 'standard-on-map-cost'). The ledger's reading (RG
+    whose ID begins with I, V, G or HW) refused any other RG (422); a group
+    whose book names more records its purchase under 'every-rg'."""
+    from cgledger.domain.rulesets.kgp.definition import SAMPLE
+
+    doc = {**SAMPLE, "readings": {} if choice is None else {"standard-on-map-rgs": choice}}
+    game = DomainGame("kgp", "CG I", definition=doc, initial_cpp={US: 60, GERMAN: 60})
+    body = {"rgs": [{"rg": "O1", "map_group": "Sx", "modifiers": ["standard-on-map"], "cpp": 10}]}
+    if not allowed:
+        with pytest.raises(InvalidInput) as info:
+            game.perform(US, "rg-purchases", {**body, "secret": False})
+        assert info.value.rule == "8.6194a"
+        return
+    seq = game.perform(US, "rg-purchases", {**body, "secret": False})
+    (bought,) = game.c.record(seq)["payload"]["rgs"]
+    assert (bought["rg"], bought["cpp"]) == ("O1", 10)  # 7 + 50% (FRD)
