@@ -261,3 +261,33 @@ def test_8_6194a_which_rg_may_set_up_on_map_is_a_reading(choice: str | None, all
     seq = game.perform(US, "rg-purchases", {**body, "secret": False})
     (bought,) = game.c.record(seq)["payload"]["rgs"]
     assert (bought["rg"], bought["cpp"]) == ("O1", 10)  # 7 + 50% (FRD)
+
+
+# ------------------------------------------------------------ CG14: immediately upon setup
+
+
+def test_cg14_fanaticism_is_not_declared_once_the_scenario_is_in_play() -> None:
+    """CG14: "This must be declared immediately upon the conclusion of all
+    on-map setup." After 8.624 (each side at 8.625) it is; once both sides
+    have passed 8.625 the CG scenario is in play, and a declaration then (on
+    its fifth turn, say) is refused; the referee may still rule one. An
+    Initial Scenario has no 8.624 (its setup is the scenario's): there the
+    declaration is made while it is in play."""
+    from cgledger.domain.errors import RuleViolation
+    from cgledger.domain.rulesets.base import SCENARIO
+
+    game = DomainGame("kgp", "CG I", initial_cpp={GERMAN: 2})
+    game.ready()
+    game.perform(GERMAN, "fanaticism", {})  # the Initial Scenario's
+    game.c.end_scenario(game.ctx("referee"), {"cvp": {US: 0, GERMAN: 0}})
+    game.c.begin_cg_date(game.ctx("referee"), None)  # 19 PM
+    assert game.choose("attack") == "dual-attack"
+    for side in (US, GERMAN):
+        game.advance(side, SCENARIO)
+    with pytest.raises(RuleViolation) as refused:
+        game.perform(GERMAN, "fanaticism", {})
+    assert refused.value.rule == "CG14"
+    assert "in play" in refused.value.detail
+    assert len(game.c.rules["fanaticism"]) == 1
+    game.perform("referee", "fanaticism", {"side": GERMAN})  # a ruling
+    assert len(game.c.rules["fanaticism"]) == 2
