@@ -124,8 +124,8 @@ def test_the_tables_read_names_the_sides_of_a_side_drm_the_roller_states(
     del other
     found = ruleset_service.get_table(ruleset, table)
     (entry,) = (d for d in found["drms"] if d["id"] == drm)
-    assert entry["decided_by"] == "roller"
     assert entry["sides"] == list(sides)
+    assert f"only the {' or '.join(sides)} side states it" in entry["why"]
 
 
 # ------------------------------------------------ 8.6142: Ammunition Shortage by Isolation

@@ -180,7 +180,16 @@ def counted_of(ruleset: Ruleset, table_id: str, drm_id: str) -> CountedDrm | Non
 
 def decided(ruleset: Ruleset, table: Table, drm_id: str) -> tuple[str, str]:
     """Who decides ``drm_id`` of ``table``, and how or why (``KeyError``: this
-    module does not say, which its test refuses)."""
+    module does not say, which its test refuses); a DRM only some sides may
+    state (``Ruleset.side_drms``) says so."""
+    who, why = _decided(ruleset, table, drm_id)
+    only = ruleset.side_drm(table.id, drm_id)
+    if only is not None:
+        why += f"; only the {' or '.join(only.sides)} side states it (refused from another side)"
+    return who, why
+
+
+def _decided(ruleset: Ruleset, table: Table, drm_id: str) -> tuple[str, str]:
     counted = counted_of(ruleset, table.id, drm_id)
     definition = table.drm(drm_id)
     assert definition is not None
@@ -194,11 +203,7 @@ def decided(ruleset: Ruleset, table: Table, drm_id: str) -> tuple[str, str]:
         )
     if drm_id in COMMANDS.get(rule_key(table), {}):
         return LEDGER, COMMANDS[rule_key(table)][drm_id]
-    why = STATED[rule_key(table)][drm_id]
-    only = ruleset.side_drm(table.id, drm_id)
-    if only is not None:
-        why += f"; only the {' or '.join(only.sides)} side states it (refused from another side)"
-    return ROLLER, why
+    return ROLLER, STATED[rule_key(table)][drm_id]
 
 
 def markdown(ruleset: Ruleset) -> str:
