@@ -63,7 +63,12 @@ LISTED = {
         ("cpp-base-cg3-23", "8.6161"),
         ("cpp-base-ex-19-pm", "8.6162"),
     },
-    "abtf": {("exhaustion-21-pm", "9.6161"), ("graebner-kg", "9.6184")},
+    # 'armor-leader-drms' (9.6183): played in tests/test_review26.py.
+    "abtf": {
+        ("exhaustion-21-pm", "9.6161"),
+        ("graebner-kg", "9.6184"),
+        ("armor-leader-drms", "9.6183"),
+    },
     "sg": {("m4-group", "3.7")},
 }
 

@@ -69,63 +69,94 @@ def _applied(
 # ------------------------------------------------------------ side DRMs the roller states
 
 #: A DRM the rule gives only some sides, which the roller states (the record
-#: cannot tell whether it applies): (ruleset, table, DRM, its sides, another side).
+#: cannot tell whether it applies): (ruleset, table, DRM, its sides, another
+#: side, the reading under which it is the sides' only).
+ARMOR = ("armor-leader-drms", "german")
 SIDE_ONLY = [
     # 9.6183 LEADER TABLE DRM: the German column lists "Med Tank", "Hvy Tank",
     # "SPG, Lt Tank", and "+2 VG, AC" (the ledger's reading: German types); the
     # British column only Commando, Engineer, Glider. The (Armor) column is
-    # both sides', so the British could claim the German's "-2 Hvy Tank".
-    ("abtf", "abtf:9.6183-armor", "med-tank", (GERMAN,), BRITISH),
-    ("abtf", "abtf:9.6183-armor", "hvy-tank", (GERMAN,), BRITISH),
-    ("abtf", "abtf:9.6183-armor", "spg", (GERMAN,), BRITISH),
-    ("abtf", "abtf:9.6183-armor", "lt-tank", (GERMAN,), BRITISH),
-    ("abtf", "abtf:9.6183-armor", "ac", (GERMAN,), BRITISH),
+    # both sides', so the British could claim the German's "-2 Hvy Tank":
+    # whose they are is a reading ('armor-leader-drms').
+    ("abtf", "abtf:9.6183-armor", "med-tank", (GERMAN,), BRITISH, ARMOR),
+    ("abtf", "abtf:9.6183-armor", "hvy-tank", (GERMAN,), BRITISH, ARMOR),
+    ("abtf", "abtf:9.6183-armor", "spg", (GERMAN,), BRITISH, ARMOR),
+    ("abtf", "abtf:9.6183-armor", "lt-tank", (GERMAN,), BRITISH, ARMOR),
+    ("abtf", "abtf:9.6183-armor", "ac", (GERMAN,), BRITISH, ARMOR),
     # 8.6206: "+1 If the RG is Depleted (NA to U.S.)" on the Armor Leader column,
     # which both sides roll.
-    ("kgp", "kgp:8.6206-armor", "depleted", (GERMAN,), US),
+    ("kgp", "kgp:8.6206-armor", "depleted", (GERMAN,), US, None),
 ]
-SIDE_IDS = [f"{t}/{d}" for _, t, d, _, _ in SIDE_ONLY]
+SIDE_IDS = [f"{t}/{d}" for _, t, d, _, _, _ in SIDE_ONLY]
 
 
-def _game(ruleset: str) -> DomainGame:
+def _game(ruleset: str, readings: dict[str, str] | None = None) -> DomainGame:
+    sample = REGISTRY[ruleset].sample_definition
+    doc = {**sample, "readings": dict(readings or {})}
     if ruleset == "abtf":
-        return DomainGame("abtf", "CG I", start_date="17 N")
-    return DomainGame("kgp", "CG I")
+        return DomainGame("abtf", "CG I", start_date="17 N", definition=doc)
+    return DomainGame("kgp", "CG I", definition=doc)
 
 
-@pytest.mark.parametrize(("ruleset", "table", "drm", "sides", "other"), SIDE_ONLY, ids=SIDE_IDS)
+@pytest.mark.parametrize(
+    ("ruleset", "table", "drm", "sides", "other", "reading"), SIDE_ONLY, ids=SIDE_IDS
+)
 def test_a_side_drm_the_roller_states_is_refused_from_another_side(
-    ruleset: str, table: str, drm: str, sides: tuple[str, ...], other: str
+    ruleset: str,
+    table: str,
+    drm: str,
+    sides: tuple[str, ...],
+    other: str,
+    reading: tuple[str, str] | None,
 ) -> None:
     """Issue 26 item 3: "A side DRM stated by the other side is 422", also
     where the roller states it because the record cannot tell whether it
-    applies; the sides it belongs to state it as before."""
-    game = _game(ruleset)
+    applies; the sides it belongs to state it as before. Where whose it is
+    is a reading, it is so under that reading only."""
+    game = _game(ruleset, dict([reading]) if reading else None)
     rule = REGISTRY[ruleset].tables[table].rule
     with pytest.raises(InvalidInput) as info:
         game.roll(other, table, drm=[tb.DrmRequest(drm)])
     assert info.value.rule == rule
     assert info.value.field == "drm"
+    under = "" if reading is None else " (the reading '{}': {})".format(*reading)
     assert info.value.detail == (
-        f"{rule}: {drm} is the {' or '.join(sides)} side's DRM, not the {other} side's"
+        f"{rule}: {drm} is the {' or '.join(sides)} side's DRM, not the {other} side's{under}"
     )
     for side in sides:
         seq = game.c.version
         game.roll(side, table, drm=[tb.DrmRequest(drm)])
         assert game.c.version > seq
+    if reading is not None:
+        default = _game(ruleset)  # the ledger's reading: the (Armor) column's, either side's
+        seq = default.c.version
+        default.roll(other, table, drm=[tb.DrmRequest(drm)])
+        assert default.c.version > seq
 
 
-@pytest.mark.parametrize(("ruleset", "table", "drm", "sides", "other"), SIDE_ONLY, ids=SIDE_IDS)
+@pytest.mark.parametrize(
+    ("ruleset", "table", "drm", "sides", "other", "reading"), SIDE_ONLY, ids=SIDE_IDS
+)
 def test_the_tables_read_names_the_sides_of_a_side_drm_the_roller_states(
-    ruleset: str, table: str, drm: str, sides: tuple[str, ...], other: str
+    ruleset: str,
+    table: str,
+    drm: str,
+    sides: tuple[str, ...],
+    other: str,
+    reading: tuple[str, str] | None,
 ) -> None:
     """GET /v1/rulesets/{r}/tables gives such a DRM its ``sides``, so the page
-    does not offer the other side a DRM the ledger refuses from it."""
+    does not offer the other side a DRM the ledger refuses from it; one that is
+    the sides' only under a reading says so in its ``why``."""
     del other
     found = ruleset_service.get_table(ruleset, table)
     (entry,) = (d for d in found["drms"] if d["id"] == drm)
-    assert entry["sides"] == list(sides)
     assert f"only the {' or '.join(sides)} side states it" in entry["why"]
+    if reading is None:
+        assert entry["sides"] == list(sides)
+    else:
+        assert "sides" not in entry
+        assert "under the reading '{}': {}".format(*reading) in entry["why"]
 
 
 # ------------------------------------------------ 8.6142: Ammunition Shortage by Isolation

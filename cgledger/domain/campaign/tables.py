@@ -185,14 +185,21 @@ class Tables(Sequence, Rolls):
         too."""
         out = [d if d.by is not None else replace(d, by=tablebook.ROLLER) for d in drm]
         counted_drms = self.ruleset.counted(table.id)
-        facts = self.facts(ctx.actor) if counted_drms else None
+        sided = [x for x in self.ruleset.side_drms if x.table == table.id]
+        facts = self.facts(ctx.actor) if counted_drms or sided else None
         referee = ctx.actor == REFEREE
         for d in out:
             only = self.ruleset.side_drm(table.id, d.id)
-            if only is not None and not referee and ctx.actor not in only.sides:
+            if only is None or referee or ctx.actor in only.sides or d.by == tablebook.LEDGER:
+                continue
+            assert facts is not None
+            if only.in_force(facts.readings):
+                under = (
+                    "" if only.reading is None else " (the reading '{}': {})".format(*only.reading)
+                )
                 raise InvalidInput(
                     f"{only.rule}: {d.id} is the {' or '.join(only.sides)} side's DRM, "
-                    f"not the {ctx.actor} side's",
+                    f"not the {ctx.actor} side's{under}",
                     field="drm",
                     rule=only.rule,
                 )

@@ -151,6 +151,12 @@ class Ruleset:
                 raise ValueError(f"{self.id}: no DRM {only.drm} on {only.table}")
             if not only.sides or any(side not in self.sides for side in only.sides):
                 raise ValueError(f"{self.id} {only.drm}: unknown sides {only.sides}")
+            reading = None if only.reading is None else only.reading[0]
+            found_reading = next((r for r in self.readings if r.id == reading), None)
+            if only.reading is not None and (
+                found_reading is None or only.reading[1] not in found_reading.choices
+            ):
+                raise ValueError(f"{self.id} {only.drm}: no reading choice {only.reading}")
         for lasting in self.lasting:
             found = self.tables.get(lasting.table)
             if found is None or len(lasting.changes) != len(found.bands):

@@ -185,7 +185,11 @@ def decided(ruleset: Ruleset, table: Table, drm_id: str) -> tuple[str, str]:
     who, why = _decided(ruleset, table, drm_id)
     only = ruleset.side_drm(table.id, drm_id)
     if only is not None:
-        why += f"; only the {' or '.join(only.sides)} side states it (refused from another side)"
+        under = "" if only.reading is None else " under the reading '{}': {}".format(*only.reading)
+        why += (
+            f"; only the {' or '.join(only.sides)} side states it{under} "
+            "(refused from another side)"
+        )
     return who, why
 
 

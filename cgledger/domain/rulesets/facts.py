@@ -128,12 +128,22 @@ class SideDrm:
     (Armor) column; KGP 8.6206's "If the RG is Depleted (NA to U.S.)"). As a
     :class:`CountedDrm`'s ``sides``: another side that names it is refused
     (422 naming ``rule``, issue 26 item 3: "A side DRM stated by the other
-    side is 422"); the referee's ruling may name it."""
+    side is 422"); the referee's ruling may name it. ``reading``: where
+    whether it is the sides' only is a reading (DESIGN §14), its id and the
+    choice under which it is; else always."""
 
     table: str
     drm: str
     rule: str
     sides: tuple[str, ...]
+    reading: tuple[str, str] | None = None
+
+    def in_force(self, readings: Mapping[str, str]) -> bool:
+        """Whether only ``sides`` may state it under the ``readings`` in force."""
+        if self.reading is None:
+            return True
+        found = readings.get(self.reading[0])
+        return found == self.reading[1]
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ CVP and the British Ammunition Shortage Level where the ledger knows it."""
 
 from __future__ import annotations
 
+from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.base import CountedDrm, SideDrm
 from cgledger.domain.rulesets.counting import (
     after_a_scenario,
@@ -61,10 +62,13 @@ COUNTED_DRMS = (
 )  # fmt: skip
 
 #: DRMs the roller states that only the German's rolls may have (issue 26 item
-#: 3): 9.6183's LEADER TABLE DRM lists Med Tank, Hvy Tank, SPG, Lt Tank (and,
-#: read as German, "+2 VG, AC") under GERMAN, none under BRITISH, and the
-#: (Armor) column is both sides'.
+#: 3), under the reading 'armor-leader-drms' "german": 9.6183's LEADER TABLE
+#: DRM lists Med Tank, Hvy Tank, SPG, Lt Tank (and, read as German, "+2 VG,
+#: AC") under GERMAN, none under BRITISH, and the (Armor) column is both sides'.
 SIDE_DRMS = tuple(
-    SideDrm("abtf:9.6183-armor", drm, "9.6183", (GERMAN,))
+    SideDrm(
+        "abtf:9.6183-armor", drm, "9.6183", (GERMAN,),
+        reading=(abtf_readings.ARMOR_LEADER_DRMS.id, "german"),
+    )
     for drm in ("med-tank", "hvy-tank", "spg", "lt-tank", "ac")
-)
+)  # fmt: skip
