@@ -141,8 +141,11 @@ CASES = [
     # (8.618) is already in effect"; 8.6146: "+1 drm if ... already in effect".
     Case("kgp", "kgp:8.6141b", "german", GERMAN, AM20, 1, AM20, US),
     Case("kgp", "kgp:8.6142", "us", US, AM20, 1, AM20, GERMAN),
+    # Without 8.618's shortage the roller states it: a German Weapon also suffers
+    # Ammunition Shortage by Isolation (8.6241), which the ledger does not track.
     Case("kgp", "kgp:8.6142", "german-ammunition-shortage", GERMAN,
-         facts("20 PM", rules=SHORTAGE), 1, facts("20 PM", rules=NO_SHORTAGE), GERMAN),
+         facts("20 PM", rules=SHORTAGE), 1, facts("20 PM", rules=SHORTAGE), US,
+         unknown=facts("20 PM", rules=NO_SHORTAGE)),
     Case("kgp", "kgp:8.61421", "german", GERMAN, AM20, 1, AM20, US),
     Case("kgp", "kgp:8.61421", "ammunition-shortage", GERMAN,
          facts("20 PM", rules=SHORTAGE), 1, facts("20 PM", rules=NO_SHORTAGE), GERMAN),
@@ -235,8 +238,7 @@ ABTF_CASES = [
     # CG Scenario", "+1 for the Attack Chit used on 21AM", no Idle date since
     # the last scenario; "+z British Ammunition Shortage Level DRM (British Only)".
     Case("abtf", "abtf:9.6202", "cvp", BRITISH, EX_9_6202, 42,
-         facts("21 AM", date("20 N", cvp={BRITISH: 0, GERMAN: 0})), BRITISH,
-         unknown=facts("18 AM")),
+         facts("21 AM", date("20 N", cvp={BRITISH: 0, GERMAN: 0})), BRITISH),
     Case("abtf", "abtf:9.6202", "scenarios", GERMAN, EX_9_6202, 1, LAST_20N, GERMAN),
     Case("abtf", "abtf:9.6202", "attack-chits", GERMAN, EX_9_6202, 1, LAST_20N, GERMAN),
     Case("abtf", "abtf:9.6202", "idle-dates", BRITISH, LAST_20N, 1, EX_9_6202, BRITISH),

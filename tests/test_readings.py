@@ -54,6 +54,8 @@ LISTED = {
         ("shortage-after-20-am", "8.618"),
         ("leader-columns", "8.6206"),
         ("standard-on-map-cost", "8.6194a"),
+        # Which RG 8.6194a is for: played in tests/test_review26.py.
+        ("standard-on-map-rgs", "8.6194a"),
         ("setup-markers", "8.6"),
         ("mist-and-overcast", "8.6171"),
         # 8.6161's chart and the 8.6162 EX: played in tests/test_readings_cpp.py.
@@ -61,7 +63,12 @@ LISTED = {
         ("cpp-base-cg3-23", "8.6161"),
         ("cpp-base-ex-19-pm", "8.6162"),
     },
-    "abtf": {("exhaustion-21-pm", "9.6161"), ("graebner-kg", "9.6184")},
+    # 'armor-leader-drms' (9.6183): played in tests/test_review26.py.
+    "abtf": {
+        ("exhaustion-21-pm", "9.6161"),
+        ("graebner-kg", "9.6184"),
+        ("armor-leader-drms", "9.6183"),
+    },
     "sg": {("m4-group", "3.7")},
 }
 

@@ -42,9 +42,18 @@ class PriceModifier:
     reading: str = ""
     amount_reading: str | None = None
     amounts: tuple[tuple[str, int, str], ...] = ()
+    #: Where the RG it is for are a reading (8.6194a), its id and the
+    #: ``prefixes`` of each choice (``("",)``: every RG of the sides).
+    prefixes_reading: str | None = None
+    prefixes_by_choice: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
-    def applies(self, side: str, rg_id: str) -> bool:
-        return side in self.sides and rg_id.startswith(self.prefixes)
+    def prefixes_in_force(self, readings: Mapping[str, str] | None = None) -> tuple[str, ...]:
+        """The ID prefixes of the RG it is for under the ``readings`` in force."""
+        choice = (readings or {}).get(self.prefixes_reading or "")
+        return dict(self.prefixes_by_choice).get(choice or "", self.prefixes)
+
+    def applies(self, side: str, rg_id: str, readings: Mapping[str, str] | None = None) -> bool:
+        return side in self.sides and rg_id.startswith(self.prefixes_in_force(readings))
 
     def amount(self, readings: Mapping[str, str] | None = None) -> tuple[int, str]:
         """The percent and rounding under the ``readings`` in force."""
@@ -252,10 +261,12 @@ def price(
                 f"{rules.price}: no CPP-cost modifier {mod_id!r} (this CG has: {known})",
                 field="modifiers",
             )
-        if not mod.applies(side, entry["id"]):
+        if not mod.applies(side, entry["id"], readings):
             raise InvalidInput(
                 f"{mod.rule}: {mod.title} is for {'/'.join(mod.sides)} RG whose ID begins "
-                f"with {', '.join(repr(p) for p in mod.prefixes)}, not {entry['id']}",
+                f"with {', '.join(repr(p) for p in mod.prefixes_in_force(readings))}, not "
+                f"{entry['id']}"
+                + (f" (the reading '{mod.prefixes_reading}')" if mod.prefixes_reading else ""),
                 field="modifiers",
                 rule=mod.rule,
             )

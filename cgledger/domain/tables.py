@@ -131,6 +131,9 @@ __all__ = [
 #: input it filled), or the roller, who stated it (a referee's ruling too).
 LEDGER = "ledger"
 ROLLER = "roller"
+#: The largest count or x the ledger gives a DRM it computes (CG-Scenario End
+#: takes CVP up to 100,000); ``MAX_COUNT`` and ``MAX_VALUE`` bound a player's.
+MAX_LEDGER_COUNT = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -256,14 +259,17 @@ def _named(d: DrmDef, req: DrmRequest, where: str) -> dict[str, Any]:
     elif d.kind == "per":
         if req.value is not None or req.count is None:
             raise _bad(f"DRM {d.id!r} needs a count ({d.count_means})", where)
-        if not 0 <= req.count <= MAX_COUNT:
+        # MAX_COUNT bounds a player's typo; a count the ledger computes (8.6113's
+        # CVP, up to CG-Scenario End's 100,000) is the record's, never refused.
+        if not 0 <= req.count <= (MAX_LEDGER_COUNT if req.by == LEDGER else MAX_COUNT):
             raise _bad(f"a count is 0 to {MAX_COUNT}", f"{where}.count")
         units = _div(max(0, req.count - d.excess_over), d.divisor, d.rounding)
         entry.update(count=req.count, value=d.value * units)
     else:  # valued
         if req.count is not None or req.value is None:
             raise _bad(f"DRM {d.id!r} needs a value ({d.count_means or d.text})", where)
-        if not -MAX_VALUE <= req.value <= MAX_VALUE:
+        bound = MAX_LEDGER_COUNT if req.by == LEDGER else MAX_VALUE
+        if not -bound <= req.value <= bound:
             raise _bad(f"a value is -{MAX_VALUE} to {MAX_VALUE}", f"{where}.value")
         entry.update(x=req.value, value=d.value * _div(req.value, d.divisor, d.rounding))
     return entry
@@ -386,12 +392,13 @@ def requests_from(table: Table, applied: Sequence[Mapping[str, Any]]) -> list[Dr
         d = table.drm(a["id"])
         if d is None:
             raise ValueError(f"{table.id} has no DRM {a['id']!r}")
+        by = LEDGER if a.get("by") == LEDGER else None
         if d.kind == "per":
-            requests.append(DrmRequest(d.id, count=a["count"]))
+            requests.append(DrmRequest(d.id, count=a["count"], by=by))
         elif d.kind == "valued":
-            requests.append(DrmRequest(d.id, value=a["x"]))
+            requests.append(DrmRequest(d.id, value=a["x"], by=by))
         elif d.kind == "fixed":
-            requests.append(DrmRequest(d.id))
+            requests.append(DrmRequest(d.id, by=by))
     return requests
 
 

@@ -92,8 +92,12 @@ def _with_deciders(rs: Ruleset, table: Table) -> dict[str, Any]:
         drm["decided_by"] = "ledger" if who == drm_sources.LEDGER else "roller"
         drm["why"] = why
         counted = drm_sources.counted_of(rs, table.id, drm["id"])
-        if counted is not None and counted.sides:
-            drm["sides"] = list(counted.sides)
+        only = rs.side_drm(table.id, drm["id"])
+        if only is not None and only.reading is not None:
+            only = None  # the sides' only under one reading (its ``why`` says which)
+        sides = counted.sides if counted is not None else only.sides if only is not None else ()
+        if sides:
+            drm["sides"] = list(sides)
     return out
 
 

@@ -180,11 +180,29 @@ class Tables(Sequence, Rolls):
         a side that states another side's DRM. Where the record cannot tell,
         the roller's statement stands. The referee's ruling may name any of
         them, with the ledger's number only. Each DRM returned says who decided
-        it (``by``: ``ledger``, else ``roller``)."""
+        it (``by``: ``ledger``, else ``roller``). A DRM the roller states that
+        only some sides may (``Ruleset.side_drms``) is refused from another side
+        too."""
         out = [d if d.by is not None else replace(d, by=tablebook.ROLLER) for d in drm]
         counted_drms = self.ruleset.counted(table.id)
-        facts = self.facts(ctx.actor) if counted_drms else None
+        sided = [x for x in self.ruleset.side_drms if x.table == table.id]
+        facts = self.facts(ctx.actor) if counted_drms or sided else None
         referee = ctx.actor == REFEREE
+        for d in out:
+            only = self.ruleset.side_drm(table.id, d.id)
+            if only is None or referee or ctx.actor in only.sides or d.by == tablebook.LEDGER:
+                continue
+            assert facts is not None
+            if only.in_force(facts.readings):
+                under = (
+                    "" if only.reading is None else " (the reading '{}': {})".format(*only.reading)
+                )
+                raise InvalidInput(
+                    f"{only.rule}: {d.id} is the {' or '.join(only.sides)} side's DRM, "
+                    f"not the {ctx.actor} side's{under}",
+                    field="drm",
+                    rule=only.rule,
+                )
         for counted in counted_drms:
             if counted.by_side and referee:
                 continue  # the ruling names it; the referee has no record of its own
@@ -202,8 +220,9 @@ class Tables(Sequence, Rolls):
             expected = counted.count(facts)
             if expected is None:
                 continue  # the record cannot tell: the roller's own DRM stands
+            at_least = counted.at_least_now(facts)
             for d in stated:
-                self._check_stated(table, counted, d, expected, referee=referee)
+                self._check_stated(table, counted, d, expected, referee=referee, at_least=at_least)
             if named or not applies or (referee and counted.sides):
                 continue
             request = _counted_request(table, counted.drm, expected)
@@ -219,10 +238,11 @@ class Tables(Sequence, Rolls):
         expected: int,
         *,
         referee: bool,
+        at_least: bool,
     ) -> None:
         """A counted DRM the roller names where the ledger counts it: a side's
-        is the ledger's (but for a count the ledger knows only the least of,
-        ``CountedDrm.at_least``); the referee's ruling must give the ledger's
+        is the ledger's (but for a count the ledger knows only the least of
+        now, ``at_least``: ``CountedDrm.at_least_now``); the referee's ruling must give the ledger's
         number, and a fixed DRM only where it applies."""
         definition = table.drm(counted.drm)
         assert definition is not None  # checked when the ruleset was built
@@ -235,9 +255,9 @@ class Tables(Sequence, Rolls):
             )
 
         if not referee:
-            if counted.at_least and per and given is not None and given >= expected:
+            if at_least and per and given is not None and given >= expected:
                 return  # more than the ledger records (9.6202's RePh CVP)
-            if counted.at_least and per:
+            if at_least and per:
                 raise refuse(
                     f"is counted by the ledger: its count on {self.cg_date} is at least "
                     f"{expected}, not {given}"

@@ -28,6 +28,7 @@ from cgledger.domain.rulesets.facts import (
     Facts,
     Lasting,
     ScheduledChange,
+    SideDrm,
     TableRule,
 )
 from cgledger.domain.rulesets.interface import Action, Engine, Rules, SealedAct
@@ -66,6 +67,7 @@ __all__ = [
     "Ruleset",
     "ScheduledChange",
     "SealedAct",
+    "SideDrm",
     "TableRule",
     "bind_steps",
     "period_date_key",
@@ -101,6 +103,8 @@ class Ruleset:
     date_key: Callable[[str], tuple[int, int] | None] | None = None
     #: The table DRMs the ledger counts from the record (:class:`CountedDrm`).
     counted_drms: tuple[CountedDrm, ...] = ()
+    #: The DRMs the roller states that only some sides may (:class:`SideDrm`).
+    side_drms: tuple[SideDrm, ...] = ()
     #: Sides that take each step in turn, in this order, each completing a step
     #: before any moves on to the next (SG 1.2: "Both players (if applicable),
     #: American first, complete each step before moving on to the next step").
@@ -141,6 +145,18 @@ class Ruleset:
                 raise ValueError(f"{self.id}: no DRM {counted.drm} on {counted.table} to count")
             if any(side not in self.sides for side in counted.sides):
                 raise ValueError(f"{self.id} {counted.drm}: unknown sides {counted.sides}")
+        for only in self.side_drms:
+            found = self.tables.get(only.table)
+            if found is None or found.drm(only.drm) is None:
+                raise ValueError(f"{self.id}: no DRM {only.drm} on {only.table}")
+            if not only.sides or any(side not in self.sides for side in only.sides):
+                raise ValueError(f"{self.id} {only.drm}: unknown sides {only.sides}")
+            reading = None if only.reading is None else only.reading[0]
+            found_reading = next((r for r in self.readings if r.id == reading), None)
+            if only.reading is not None and (
+                found_reading is None or only.reading[1] not in found_reading.choices
+            ):
+                raise ValueError(f"{self.id} {only.drm}: no reading choice {only.reading}")
         for lasting in self.lasting:
             found = self.tables.get(lasting.table)
             if found is None or len(lasting.changes) != len(found.bands):
@@ -238,6 +254,10 @@ class Ruleset:
     def counted(self, table_id: str) -> tuple[CountedDrm, ...]:
         """The DRMs of table ``table_id`` that the ledger counts."""
         return tuple(c for c in self.counted_drms if c.table == table_id)
+
+    def side_drm(self, table_id: str, drm_id: str) -> SideDrm | None:
+        """The sides-only DRM ``drm_id`` of table ``table_id`` the roller states, if so."""
+        return next((x for x in self.side_drms if (x.table, x.drm) == (table_id, drm_id)), None)
 
     def rolled_on(self, table: Table, cg_date: str) -> bool:
         """Whether ``table``'s rule has it rolled on ``cg_date`` (DESIGN §8)."""

@@ -69,9 +69,19 @@ def cvp_this_date(facts: Facts) -> int | None:
 def cvp_last_scenario(facts: Facts) -> int | None:
     """The CVP of enemy units the rolling side Eliminated in the last CG
     Scenario: the CVP it earned at the last CG-Scenario End the ledger
-    recorded (not any awarded in the RePh since, which it does not record)."""
+    recorded (not any awarded in the RePh since, which it does not record);
+    0 before the first one (no CG Scenario was played: the RePh before the
+    Initial Scenario)."""
     last = _last_ended(facts)
-    return None if last is None or last.cvp is None else last.cvp.get(facts.side)
+    if last is None:
+        return 0
+    return None if last.cvp is None else last.cvp.get(facts.side)
+
+
+def after_a_scenario(facts: Facts) -> bool:
+    """Whether a CG-Scenario End is on record (a RePh after a CG Scenario,
+    which may award CVP the ledger does not record)."""
+    return _last_ended(facts) is not None
 
 
 def previous_date_idle(facts: Facts) -> int:

@@ -84,7 +84,8 @@ WON = (
 CVP_TODAY = "from this CG Date's CG-Scenario End: the CVP the side earned"
 CVP_LAST = (
     "from the last CG-Scenario End: the CVP the side earned, at least (the roller may state "
-    "more for the CVP awarded during this RePh, which the ledger does not record)"
+    "more for the CVP awarded during this RePh, which the ledger does not record); 0 before "
+    "the first CG Scenario"
 )
 SHORTAGE = "from the 8.618 DR on record: the German OB's Ammunition Shortage"
 LEVEL = (
@@ -109,7 +110,13 @@ HOW: Mapping[str, Mapping[str, str]] = MappingProxyType(
         "kgp:8.6113": {"won": WON, "casualty-vp": CVP_TODAY},
         "kgp:8.6114": {"won": WON},
         "kgp:8.6141b": {"german": SIDE},
-        "kgp:8.6142": {"us": SIDE, "german-ammunition-shortage": SHORTAGE},
+        "kgp:8.6142": {
+            "us": SIDE,
+            "german-ammunition-shortage": SHORTAGE + (
+                " where it is in effect; otherwise the roller states it for a Weapon suffering "
+                "Ammunition Shortage by Isolation (8.6241), which the ledger does not track"
+            ),
+        },
         "kgp:8.61421": {"german": SIDE, "ammunition-shortage": SHORTAGE},
         "kgp:8.6146": {"ammunition-shortage": SHORTAGE},
         "kgp:8.6171": {
@@ -189,7 +196,20 @@ def counted_of(ruleset: Ruleset, table_id: str, drm_id: str) -> CountedDrm | Non
 
 def decided(ruleset: Ruleset, table: Table, drm_id: str) -> tuple[str, str]:
     """Who decides ``drm_id`` of ``table``, and how or why (``KeyError``: this
-    module does not say, which its test refuses)."""
+    module does not say, which its test refuses); a DRM only some sides may
+    state (``Ruleset.side_drms``) says so."""
+    who, why = _decided(ruleset, table, drm_id)
+    only = ruleset.side_drm(table.id, drm_id)
+    if only is not None:
+        under = "" if only.reading is None else " under the reading '{}': {}".format(*only.reading)
+        why += (
+            f"; only the {' or '.join(only.sides)} side states it{under} "
+            "(refused from another side)"
+        )
+    return who, why
+
+
+def _decided(ruleset: Ruleset, table: Table, drm_id: str) -> tuple[str, str]:
     counted = counted_of(ruleset, table.id, drm_id)
     definition = table.drm(drm_id)
     assert definition is not None

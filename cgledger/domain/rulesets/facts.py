@@ -110,8 +110,40 @@ class CountedDrm:
     #: The ledger's count is the least the count can be (a ``per`` DRM): the
     #: roller may state a larger one, for what the ledger does not record
     #: (9.6202: "including CVP awarded thus far during this RePh"), never a
-    #: smaller one. Left out, the ledger's count applies.
-    at_least: bool = False
+    #: smaller one. Left out, the ledger's count applies. A function of the
+    #: facts says when (9.6202: only after a CG Scenario, whose RePh may award
+    #: CVP; before any, the count is 0 exactly).
+    at_least: bool | Callable[[Facts], bool] = False
+
+    def at_least_now(self, facts: Facts) -> bool:
+        """Whether the ledger's count is only the least on these facts (``at_least``)."""
+        return self.at_least(facts) if callable(self.at_least) else self.at_least
+
+
+@dataclass(frozen=True)
+class SideDrm:
+    """A DRM that the rule text gives only some sides' rolls of a table that
+    every side rolls, and that the roller states because the record cannot
+    tell whether it applies (ABtF 9.6183's German RG types on the shared
+    (Armor) column; KGP 8.6206's "If the RG is Depleted (NA to U.S.)"). As a
+    :class:`CountedDrm`'s ``sides``: another side that names it is refused
+    (422 naming ``rule``, issue 26 item 3: "A side DRM stated by the other
+    side is 422"); the referee's ruling may name it. ``reading``: where
+    whether it is the sides' only is a reading (DESIGN §14), its id and the
+    choice under which it is; else always."""
+
+    table: str
+    drm: str
+    rule: str
+    sides: tuple[str, ...]
+    reading: tuple[str, str] | None = None
+
+    def in_force(self, readings: Mapping[str, str]) -> bool:
+        """Whether only ``sides`` may state it under the ``readings`` in force."""
+        if self.reading is None:
+            return True
+        found = readings.get(self.reading[0])
+        return found == self.reading[1]
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,10 @@ CVP and the British Ammunition Shortage Level where the ledger knows it."""
 
 from __future__ import annotations
 
-from cgledger.domain.rulesets.base import CountedDrm
+from cgledger.domain.rulesets.abtf import readings as abtf_readings
+from cgledger.domain.rulesets.base import CountedDrm, SideDrm
 from cgledger.domain.rulesets.counting import (
+    after_a_scenario,
     completed_period,
     cvp_last_scenario,
     lasting_value,
@@ -43,9 +45,11 @@ COUNTED_DRMS = (
     # 9.6202: "-1 Per 30 CVP (FRD) of enemy units Eliminated during the last CG
     # Scenario (including CVP awarded thus far during this RePh)": the ledger
     # counts the scenario's CVP; the roller may add the RePh's, which it does
-    # not record. "+z British Ammunition Shortage Level DRM (British Only)".
+    # not record. Before any CG Scenario (9.620 is '†') it is 0. "+z British
+    # Ammunition Shortage Level DRM (British Only)".
     CountedDrm(
-        "abtf:9.6202", "cvp", "9.6202", cvp_last_scenario, by_side=True, at_least=True,
+        "abtf:9.6202", "cvp", "9.6202", cvp_last_scenario, by_side=True,
+        at_least=after_a_scenario,
         reading=(
             "9.6202's CVP counts the CVP the side earned at the last CG-Scenario End; the CVP "
             "awarded during the RePh (9.6141, 9.6142) are not recorded, so a roller may state a "
@@ -55,4 +59,16 @@ COUNTED_DRMS = (
     CountedDrm(
         "abtf:9.6202", "ammo-shortage", "9.6202", SHORTAGE_LEVEL, (BRITISH,), by_side=True
     ),
+)  # fmt: skip
+
+#: DRMs the roller states that only the German's rolls may have (issue 26 item
+#: 3), under the reading 'armor-leader-drms' "german": 9.6183's LEADER TABLE
+#: DRM lists Med Tank, Hvy Tank, SPG, Lt Tank (and, read as German, "+2 VG,
+#: AC") under GERMAN, none under BRITISH, and the (Armor) column is both sides'.
+SIDE_DRMS = tuple(
+    SideDrm(
+        "abtf:9.6183-armor", drm, "9.6183", (GERMAN,),
+        reading=(abtf_readings.ARMOR_LEADER_DRMS.id, "german"),
+    )
+    for drm in ("med-tank", "hvy-tank", "spg", "lt-tank", "ac")
 )  # fmt: skip

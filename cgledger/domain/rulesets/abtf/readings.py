@@ -40,7 +40,27 @@ GRAEBNER = Reading(
     why="9.6178's only example writes a KG by its first letter (K for Knaust).",
 )
 
+#: 9.6183: whose RG the (Armor) column's type DRMs serve.
+ARMOR_LEADER_DRMS = Reading(
+    id="armor-leader-drms",
+    rule="9.6183",
+    text="LEADER TABLE DRM | BRITISH | GERMAN: '-1 Commando | -1 SS PG, SS Recon, Med Tank', "
+    "'-2 Engineer | -2 Engineer, Hvy Tank', '+1 Glider | +1 SPG, Lt Tank', '+2 VG, AC' (the "
+    "LEADER TABLE's columns: British | German | (Armor))",
+    choices={
+        "both-sides": "Med Tank, Hvy Tank, SPG, Lt Tank and AC are the (Armor) column's DRMs, "
+        "for the armor RG of either side",
+        "german": "they are printed under GERMAN: only a German roll on the (Armor) column has "
+        "them; a British roll that states one is refused",
+    },
+    default="both-sides",
+    why="The (Armor) column serves the armor RG of both sides and the block names no British "
+    "armor type; the OCR has already moved one row ('+2 VG, AC' stands in the British "
+    "columns), so the block's columns are not read as sides here. This is the reading the "
+    "ledger took before readings were data.",
+)
+
 #: The 9.6202 EX's CG Date and its Campaign Exhaustion DRM (choice "ex").
 EX_EXHAUSTION = ("21 PM", 4)
 
-READINGS = (EXHAUSTION_21_PM, GRAEBNER)
+READINGS = (EXHAUSTION_21_PM, GRAEBNER, ARMOR_LEADER_DRMS)

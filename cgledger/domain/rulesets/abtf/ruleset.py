@@ -249,6 +249,7 @@ RULESET = Ruleset(
     normalize_date=period_date_normalizer(PERIODS),
     date_key=period_date_key(PERIODS),
     counted_drms=COUNTED_DRMS,
+    side_drms=counted.SIDE_DRMS,
     lasting=record.LASTING,
     table_rules=record.TABLE_RULES,
     readings=abtf_readings.READINGS,

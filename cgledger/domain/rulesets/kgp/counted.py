@@ -5,7 +5,7 @@ Ammunition Shortage in effect (8.618)."""
 
 from __future__ import annotations
 
-from cgledger.domain.rulesets.base import CountedDrm, Facts
+from cgledger.domain.rulesets.base import CountedDrm, Facts, SideDrm
 from cgledger.domain.rulesets.counting import (
     cvp_this_date,
     period,
@@ -23,6 +23,15 @@ def shortage_in_effect(facts: Facts) -> int:
     """Whether 8.618's German Ammunition Shortage is in effect: a German DR of
     ≥ 12 on record, "for the duration of the CG" (``KgpRules``' ``shortage``)."""
     return 1 if facts.rules.get("shortage", {}).get("since") is not None else 0
+
+
+def suffering_shortage(facts: Facts) -> int | None:
+    """8.6142 "+1 If German and suffering from Ammunition Shortage": 1 while
+    8.618's shortage is in effect (the whole German OB suffers it); else not
+    counted (``None``): a German Weapon also suffers Ammunition Shortage by
+    Isolation (8.6241; 8.6141d), which the ledger does not track, so the
+    roller states it for such a weapon. (8.61421 and 8.6146 name 8.618 itself.)"""
+    return 1 if shortage_in_effect(facts) else None
 
 
 CASUALTY_VP_READING = (
@@ -54,10 +63,11 @@ COUNTED_DRMS = (
     CountedDrm("kgp:8.6141b", "german", "8.6141b", side_drm, (GERMAN,)),
     # 8.6142 Weapon Repair Table: "-1 If U.S.", "+1 If German and suffering
     # from Ammunition Shortage" (8.618: "the German OB suffers from Ammunition
-    # Shortage ... for the duration of the CG").
+    # Shortage ... for the duration of the CG"; else Isolation's, 8.6241: the
+    # roller's).
     CountedDrm("kgp:8.6142", "us", "8.6142", side_drm, (US,)),
     CountedDrm(
-        "kgp:8.6142", "german-ammunition-shortage", "8.6142", shortage_in_effect, (GERMAN,)
+        "kgp:8.6142", "german-ammunition-shortage", "8.6142", suffering_shortage, (GERMAN,)
     ),
     # 8.61421: "Each dr made for a German SW receives a +1 drm, and an
     # additional +1 drm if Ammunition Shortage (8.618) is already in effect"
@@ -71,3 +81,9 @@ COUNTED_DRMS = (
     # SSR KGP3 Mist Change DR: "-1 In each 'PM' scenario".
     CountedDrm("kgp:KGP3-mist-change", "pm", "KGP3", period("PM")),
 )  # fmt: skip
+
+#: DRMs the roller states that only some sides' rolls may have (issue 26 item
+#: 3): 8.6206 "+1 If the RG is Depleted (NA to U.S.)" on the Armor Leader
+#: column, which both sides roll (the determination roll applies it from the
+#: RG's record; a plain roll states it).
+SIDE_DRMS = (SideDrm("kgp:8.6206-armor", "depleted", "8.6206", (GERMAN,)),)

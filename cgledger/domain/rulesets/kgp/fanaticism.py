@@ -11,8 +11,10 @@ declarations of the CG and refuses one beyond its limit (:data:`LIMITS`, 409
 naming CG14), a second one for the same CG scenario, one by the U.S. (403),
 and one made before all on-map setup is concluded or after the scenario
 ended (409): each side has completed 8.624 Unit Setup (its current step is
-8.625 Scenario Commencement, or the CG scenario is in play; an Initial
-Scenario has no 8.624, its setup is the scenario's). The declaration lasts
+8.625 Scenario Commencement). Once both have passed 8.625 the CG scenario is
+in play and a side's declaration is too late (409; the referee may rule
+one), but for an Initial Scenario, which has no 8.624: its setup is the
+scenario's, so it is declared while the scenario is in play. The declaration lasts
 for the scenario: it is shown under the campaign's ``conditions`` until the
 scenario ends.
 
@@ -34,6 +36,7 @@ from cgledger.domain.requests import Body
 from cgledger.domain.rulesets.base import SCENARIO, Action, Engine
 from cgledger.domain.rulesets.cpp.rules import ReadBase
 from cgledger.domain.rulesets.kgp.rules import KgpRules
+from cgledger.domain.visibility import REFEREE
 
 RULE = "CG14"
 GERMAN = "German"
@@ -146,6 +149,15 @@ class FanaticismRules(KgpRules):
             raise RuleViolation(
                 f"{RULE}: Fanaticism is declared immediately upon the conclusion of all on-map "
                 f"setup ({SETUP} completed by each side); {where} on {engine.cg_date}",
+                rule=RULE,
+            )
+        in_play = all(engine.current_step(s) == SCENARIO for s in engine.sides)
+        if in_play and ctx.actor != REFEREE and not engine.is_initial_date():
+            # "immediately upon the conclusion of all on-map setup": at 8.625,
+            # not once play began (the referee may rule a late one).
+            raise RuleViolation(
+                f"{RULE}: Fanaticism is declared immediately upon the conclusion of all on-map "
+                f"setup, at {COMMENCEMENT}; the {engine.cg_date} CG scenario is in play",
                 rule=RULE,
             )
         payload = {"side": side, "cg_date": engine.cg_date, "rule": f"{engine.ruleset_id}:{RULE}"}

@@ -64,6 +64,9 @@ MODIFIERS = (
         "'standard-on-map-cost' (GET /v1/rulesets/kgp/readings)",
         amount_reading=kgp_readings.STANDARD_ON_MAP.id,
         amounts=(("plus-50-frd", 50, "FRD"), ("plus-50-fru", 50, "FRU"), ("plus-100", 100, "FRD")),
+        # Which RG, cut too: the reading 'standard-on-map-rgs'.
+        prefixes_reading=kgp_readings.STANDARD_ON_MAP_RGS.id,
+        prefixes_by_choice=(("i-v-g-hw", ("I", "V", "G", "HW")), ("every-rg", ("",))),
     ),
     PriceModifier(
         "early-entry",

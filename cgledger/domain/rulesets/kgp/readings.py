@@ -62,6 +62,25 @@ STANDARD_ON_MAP = Reading(
     "listed CPP cost, reads 'By increasing the listed CPP cost ... by 50% (FRD)'.",
 )
 
+#: 8.6194a is cut before it says which RG it is for.
+STANDARD_ON_MAP_RGS = Reading(
+    id="standard-on-map-rgs",
+    rule="8.6194a",
+    text="a) STANDARD ON-MAP SETUP: Unless otherwise prohibited, each U.S./ (8.6194: 'most "
+    "German RG types must be set up on-map in Reserve ... while most U.S. RG types enter play "
+    "during the course of the scenario [EXC: ... if purchased for Standard On-Map Setup as per "
+    "8.6194a]')",
+    choices={
+        "i-v-g-hw": "a U.S. or German RG whose ID begins with I, V, G or HW (the RG of units "
+        "that enter play or set up: 8.6197's I, V and G, 8.6201's HW)",
+        "every-rg": "every U.S. or German RG of the chart",
+    },
+    default="i-v-g-hw",
+    why="The rule is cut before it names the RG; 8.6194 contrasts setting up on-map with "
+    "entering play, which the RG of units do (8.6197 gives an Entry Code to each 'I', 'V' and "
+    "'G' RG; 8.6201 depletes 'I', 'V', 'G' and 'HW'), not an OBA module or a Fortification.",
+)
+
 #: 8.6 defines "‡" but its list prints it on no step.
 SETUP_MARKERS = Reading(
     id="setup-markers",
@@ -157,6 +176,7 @@ READINGS = (
     SHORTAGE,
     LEADER_COLUMNS,
     STANDARD_ON_MAP,
+    STANDARD_ON_MAP_RGS,
     SETUP_MARKERS,
     MIST_AND_OVERCAST,
     CPP_BASE_PAIRS,

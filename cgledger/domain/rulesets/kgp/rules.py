@@ -282,9 +282,11 @@ class KgpRules(CppRules):
             )
         # 8.622 is read off its table: "+5 Spent 2 CPP", "-1 ... Lax".
         table = engine.table(RECON)
-        requests = [tablebook.DrmRequest(RECON_2_CPP)] if cost == 2 else []
+        # Each says who decided it (issue 26 item 3): the CPP spent is the
+        # ledger's record, the Majority Squad Type the roller's statement.
+        requests = [tablebook.DrmRequest(RECON_2_CPP, by=tablebook.LEDGER)] if cost == 2 else []
         if body.lax:
-            requests.append(tablebook.DrmRequest(RECON_LAX))
+            requests.append(tablebook.DrmRequest(RECON_LAX, by=tablebook.ROLLER))
         pub, sec, result = engine.roll_on(
             ctx, table, requests, {}, secret=body.secret, client_nonce=body.client_nonce
         )

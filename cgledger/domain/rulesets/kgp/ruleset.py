@@ -165,6 +165,7 @@ RULESET = Ruleset(
     normalize_date=period_date_normalizer(record.PERIODS),
     date_key=record.date_key,
     counted_drms=record.COUNTED_DRMS + counted.COUNTED_DRMS,
+    side_drms=counted.SIDE_DRMS,
     lasting=record.LASTING,
     table_rules=record.TABLE_RULES,
     readings=kgp_readings.READINGS,
