@@ -17,7 +17,7 @@ from conftest import Game, ok
 from domain_game import DomainGame
 from fastapi.testclient import TestClient
 
-from cgledger.domain.errors import InvalidInput, RuleViolation
+from cgledger.domain.errors import RuleViolation
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.abtf import schedule
 from cgledger.domain.rulesets.abtf.definition import SAMPLE
@@ -195,24 +195,20 @@ def test_an_idle_dates_change_waits_for_the_next_scenario() -> None:
     assert british[0] == {"cg_date": "18 AM", "rule": "9.6152", "change": 2, "in_force": "18 PM"}
 
 
-def test_a_stated_san_stands_unless_the_definition_gives_it() -> None:
-    """Without the definition's SAN the stated one stands and is recorded (a
-    SAN also changes outside the RePh); with it, the ledger knows the SAN and
-    a SAN Adjustment stating another is 422 naming the input."""
+def test_a_stated_san_stands_with_or_without_the_definitions() -> None:
+    """The stated SAN stands and is recorded (a SAN also changes outside the
+    RePh, which the ledger does not record), with or without the definition's
+    SAN; left out, the input is the SAN the campaign keeps."""
     free = _game()
     free.next_date()
     out = free.roll("German", "abtf:9.61222", {"san": 7})
     assert out["inputs"] == {"san": 7}
     known = _game(san={"British": 3, "German": 6})
     known.next_date()
-    with pytest.raises(InvalidInput) as bad:
-        known.roll("German", "abtf:9.61222", {"san": 7})
-    assert bad.value.field == "inputs.san"
-    assert bad.value.detail == (
-        "9.61222: the German SAN is kept by the ledger from the CG definition's san: "
-        "it is 6 on 18 AM, not 7"
-    )
-    assert known.roll("German", "abtf:9.61222", {"san": 6})["inputs"] == {"san": 6}
+    assert known.roll("German", "abtf:9.61222", {"san": 7})["inputs"] == {"san": 7}
+    kept = _game(san={"British": 3, "German": 6})
+    kept.next_date()
+    assert kept.roll("German", "abtf:9.61222")["inputs"] == {"san": 6}
 
 
 def test_the_rg_record_shows_the_given_rg_over_http(client: TestClient) -> None:

@@ -12,7 +12,7 @@ import copy
 from typing import Any
 
 import pytest
-from conftest import Game, assert_problem, ok
+from conftest import Game, ok
 from domain_game import DomainGame
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
@@ -158,9 +158,12 @@ def test_abtf_9_6202_is_required_of_each_side_but_before_the_initial_scenario(si
     game.advance(side, "9.621")
 
 
-def test_abtf_a_stated_san_that_the_definition_contradicts_is_422(client: TestClient) -> None:
+def test_abtf_a_stated_san_stands_over_the_definitions(client: TestClient) -> None:
     """The HTTP view: the kept SAN under the campaign's conditions and the
-    roster; a SAN Adjustment that states another is 422 naming inputs.san."""
+    roster. A SAN Adjustment that states another SAN stands (a SAN also
+    changes outside the RePh tables, which the ledger does not record: the
+    stated value is how the players enter it), and the kept SAN goes on from
+    it: the stated SAN plus the change of the roll's band."""
     doc = _doc(ABTF_SAMPLE, san={"British": 5, "German": 3})
     game = Game(
         client, {"ruleset": "abtf", "campaign": "CG I", "start_date": "17 N", "definition": doc}
@@ -170,14 +173,12 @@ def test_abtf_a_stated_san_that_the_definition_contradicts_is_422(client: TestCl
         assert {s: san[s]["value"] for s in san} == {"British": 5, "German": 3}
         assert san["British"]["source"] == "definition"
     game.next_date()
-    before = game.version()
-    problem = assert_problem(
-        game.post("British", "/tables/abtf:9.61221/rolls", {"inputs": {"san": 6}}), 422
-    )
-    assert problem["detail"] == (
-        "9.61221: the British SAN is kept by the ledger from the CG definition's san: it is 5 "
-        "on 18 AM, not 6"
-    )
-    assert game.version() == before
+    out = game.post("British", "/tables/abtf:9.61221/rolls", {"inputs": {"san": 6}})
+    assert out.status_code == 201, out.text
+    values = out.json()
+    assert values["inputs"] == {"san": 6}
+    (lasting,) = REGISTRY["abtf"].lasting_of("abtf:9.61221")
+    change = lasting.changes[values["outcome"]["band"]]
+    due = 6 + (change if isinstance(change, int) else 0)
     roster = ok(game.get("German", "/roster?side=British"))
-    assert roster["conditions"]["san"]["British"]["value"] == 5
+    assert roster["conditions"]["san"]["British"]["value"] == due

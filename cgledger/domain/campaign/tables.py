@@ -93,34 +93,22 @@ class Tables(Sequence, Rolls):
     ) -> dict[str, Any]:
         """The input that states a lasting value before the roll (8.6122's current
         SAN, ``Lasting.start``) defaults to the value the ledger keeps
-        (``kept_lasting``). A stated value stands: a SAN also changes outside the
-        RePh tables, which the ledger does not record; the roll shows what was
-        stated. Where the CG definition gives the side's value (``Lasting.definition``,
-        the SAN of the CG's OB) the ledger knows it, and another is 422 naming
-        the input."""
+        (``kept_lasting``). A stated value stands, even where the CG definition
+        gives the side's value at the CG's start: a SAN also changes outside the
+        RePh tables (an OB's "SAN +2", a scenario's Sniper results), which the
+        ledger does not record, so the roller's value is how such a change is
+        entered; the roll records what was stated and the kept value goes on
+        from it."""
         out = dict(inputs)
-        wanted = [x for x in self.ruleset.lasting_of(table.id) if x.start]
+        wanted = [x for x in self.ruleset.lasting_of(table.id) if x.start and x.start not in out]
         if not wanted:
             return out
         facts = self.facts(ctx.actor)
-        starts = self._definition_starts()
         for lasting in wanted:
             assert lasting.start is not None
             found = facts.last(lasting.key) or {}
-            kept = found.get("value") if found.get("known") else None
-            if lasting.start not in out:
-                if kept is not None:
-                    out[lasting.start] = kept
-                continue
-            given = ctx.actor in starts.get(lasting.key, {})
-            if kept is not None and given and out[lasting.start] != kept:
-                raise InvalidInput(
-                    f"{lasting.rule}: the {ctx.actor} {lasting.key.upper()} is kept by the "
-                    f"ledger from the CG definition's {lasting.definition}: it is "
-                    f"{kept} on {self.cg_date}, not {out[lasting.start]}",
-                    field=f"inputs.{lasting.start}",
-                    rule=lasting.rule,
-                )
+            if found.get("known") and found.get("value") is not None:
+                out[lasting.start] = found["value"]
         return out
 
     def check_side(self, ctx: Ctx, table: tablebook.Table) -> None:
