@@ -13,42 +13,21 @@ cites its DRM); a counted DRM with no case here fails
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from drm_probe import Probe, probe_ctx
 
 from cgledger.domain import tables as tb
-from cgledger.domain.campaign import Ctx
-from cgledger.domain.campaign.tables import Tables
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.rulesets import REGISTRY, drm_sources
 from cgledger.domain.rulesets.base import CountedDrm, DateFacts, Facts
 from cgledger.domain.visibility import REFEREE
-from cgledger.sealing import AesGcmSealer
 
-SEALER = AesGcmSealer(bytes(32))
-
-
-def _ctx(actor: str) -> Ctx:
-    rng = random.Random(actor)
-    return Ctx(actor=actor, now="2026-11-25T00:00:00Z", entropy=rng.randbytes, sealer=SEALER)
-
-
-class Probe(Tables):
-    """The campaign's table component over given facts (no event, no store)."""
-
-    def __init__(self, ruleset_id: str, facts: Facts) -> None:
-        self.ruleset_id = ruleset_id
-        self.calendar = [facts.cg_date]
-        self.date_index = 0
-        self._facts = facts
-
-    def facts(self, side: str) -> Facts:
-        return replace(self._facts, side=side)
+_ctx = probe_ctx
 
 
 def date(

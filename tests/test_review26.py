@@ -6,43 +6,21 @@ for the service read of a table's DRMs."""
 
 from __future__ import annotations
 
-import random
-from dataclasses import replace
 from typing import Any
 
 import pytest
 from domain_game import DomainGame
+from drm_probe import Probe, probe_ctx
 
 from cgledger.domain import tables as tb
-from cgledger.domain.campaign import Ctx
-from cgledger.domain.campaign.tables import Tables
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.base import DateFacts, Facts
 from cgledger.domain.table_json import definition
-from cgledger.sealing import AesGcmSealer
 from cgledger.service import rulesets as ruleset_service
 
 US, GERMAN, BRITISH = "US", "German", "British"
-SEALER = AesGcmSealer(bytes(32))
-
-
-def _ctx(actor: str) -> Ctx:
-    rng = random.Random(actor)
-    return Ctx(actor=actor, now="2026-11-27T00:00:00Z", entropy=rng.randbytes, sealer=SEALER)
-
-
-class Probe(Tables):
-    """The campaign's table component over given facts (no event, no store)."""
-
-    def __init__(self, ruleset_id: str, facts: Facts) -> None:
-        self.ruleset_id = ruleset_id
-        self.calendar = [facts.cg_date]
-        self.date_index = 0
-        self._facts = facts
-
-    def facts(self, side: str) -> Facts:
-        return replace(self._facts, side=side)
+_ctx = probe_ctx
 
 
 def _facts(cg_date: str, *dates: DateFacts, rules: dict[str, Any] | None = None) -> Facts:
