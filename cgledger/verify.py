@@ -22,6 +22,10 @@ Needs nothing but the file: it checks that
   recorded without a DR), under the readings in force at that event (DESIGN
   §14: those the CG definition chose at creation or in the last approved
   amendment before it, ``cgledger.verify_readings``),
+* every determination roll the viewer sees (8.620, 9.618, SG 3.4-3.7) is on
+  the table its RG's chart line and the readings in force then give its column
+  (``cgledger.verify_determinations``: 8.6206's column under ``leader-columns``,
+  8.6203's ``determination_table``, 9.6182's ``sw_columns``),
 * every CG definition (at creation and in each approved amendment) matches
   its recorded sha256,
 * every ``UndoApplied`` event names only earlier events in ``reverts`` and
@@ -177,7 +181,7 @@ def verify_bytes(
     _check_checkpoints(checkpoints, server_key, created["campaign"], hashes, report)
 
     _check_rolls(created, readings, rolls, commitments, revealed_seeds, sealed, report)
-    readings.check_without_dr(created)
+    readings.check_after_rolls(created, sealed)
     return report
 
 

@@ -8,7 +8,9 @@ chose at creation (``CampaignCreated``) and in each approved amendment
 when its event was recorded, as ``created["readings"]`` (the definition's
 choices; an id left out is its default). It also checks the CPP
 Replenishments recorded without a DR (a "-" Base #, 8.616), which hold no
-roll, against the chart under those readings."""
+roll, against the chart under those readings; and, with
+``cgledger.verify_determinations``, that each determination roll is on the
+table its RG's chart line and those readings give it."""
 
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ import bisect
 from typing import Any
 
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.verify_determinations import Determinations
 from cgledger.verify_report import VerificationError
+from cgledger.verify_sealed import Sealed
 
 #: The events that record a CG definition in force.
 DEFINED = ("CampaignCreated", "DefinitionAmended")
@@ -30,12 +34,18 @@ class Readings:
 
     def __init__(self) -> None:
         self.by_seq: list[tuple[int, dict[str, str]]] = []
+        #: Each recorded CG definition (``{}``: none), by the seq that recorded it.
+        self.docs: list[tuple[int, dict[str, Any]]] = []
         self.without_dr: list[dict[str, Any]] = []
+        self.determinations = Determinations()
 
     def note(self, obj: dict[str, Any], seq: int) -> None:
         """Event ``seq``, read in order."""
+        self.determinations.note(obj)
         if obj["type"] in DEFINED:
             self.by_seq.append((seq, _chosen(obj["payload"], seq)))
+            doc = obj["payload"].get("definition")
+            self.docs.append((seq, doc if isinstance(doc, dict) else {}))
         elif obj["type"] == REPLENISHED and "roll" not in obj["payload"]:
             self.without_dr.append(obj)
 
@@ -44,6 +54,17 @@ class Readings:
         the last CG definition recorded before it."""
         at = bisect.bisect_left(self.by_seq, seq, key=lambda r: r[0])
         return {**created, "readings": self.by_seq[at - 1][1] if at else {}}
+
+    def definition_at(self, seq: int) -> dict[str, Any]:
+        """The CG definition in force at event ``seq`` (``{}``: none recorded)."""
+        at = bisect.bisect_left(self.docs, seq, key=lambda r: r[0])
+        return self.docs[at - 1][1] if at else {}
+
+    def check_after_rolls(self, created: dict[str, Any], sealed: Sealed) -> None:
+        """What is checked once every roll is (``check_without_dr``, and each
+        determination roll's table: ``Determinations.check``)."""
+        self.check_without_dr(created)
+        self.determinations.check(created, self, sealed)
 
     def check_without_dr(self, created: dict[str, Any]) -> None:
         """Each replenishment recorded without a DR is a "-" cell of the chart

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import random
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from fastapi.testclient import TestClient
 from hypothesis import strategies as st
 from pydantic import ValidationError
 from test_counted_drms import _shortage_dr
+from test_initiative_cells import _after_initial
 from test_purchases_ex import (
     EX_CHART,
     US_CHART,
@@ -36,14 +38,17 @@ from test_purchases_ex import (
 )
 
 from cgledger.domain import purchases as book
+from cgledger.domain.errors import RuleViolation
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf.ruleset import exhaustion_drm
 from cgledger.domain.rulesets.base import DateFacts, Facts, RePhStep
-from cgledger.domain.rulesets.cpp import RGItem, RGPurchaseCreate
+from cgledger.domain.rulesets.cpp import FortificationSetupCreate, RGItem, RGPurchaseCreate
 from cgledger.domain.rulesets.kgp import readings as kgp_readings
 from cgledger.domain.rulesets.readings import Reading
 from cgledger.domain.tables import DrmRequest, resolve
+from cgledger.domain.visibility import REFEREE
+from cgledger.projections.reph import reph_view
 
 pytestmark = pytest.mark.shared_app
 
@@ -56,7 +61,6 @@ LISTED = {
         ("standard-on-map-cost", "8.6194a"),
         # Which RG 8.6194a is for: played in tests/test_review26.py.
         ("standard-on-map-rgs", "8.6194a"),
-        ("setup-markers", "8.6"),
         ("mist-and-overcast", "8.6171"),
         # 8.6161's chart and the 8.6162 EX: played in tests/test_readings_cpp.py.
         ("cpp-base-pairs", "8.6161"),
@@ -117,13 +121,6 @@ def test_a_ruleset_is_checked_for_its_readings() -> None:
         dataclasses.replace(KGP, readings=twice)
     with pytest.raises(ValueError, match="READINGS are not the readings"):
         dataclasses.replace(KGP, readings=KGP.readings[:1])
-    # A step whose markers are a reading has markers for each of its choices.
-    steps = tuple(
-        dataclasses.replace(s, markers_by_choice=(("marked", ("‡",)),)) if s.marker_reading else s
-        for s in KGP.reph_steps
-    )
-    with pytest.raises(ValueError, match="markers for each choice"):
-        dataclasses.replace(KGP, reph_steps=steps)
 
 
 @pytest.mark.parametrize("ruleset", list(LISTED))
@@ -396,25 +393,47 @@ def test_sg_footnotes_and_the_m4_reading(notes: list[str], choice: str, tables: 
 # ---------------------------------------------------------------- the RePh markers
 
 
-@pytest.mark.parametrize(("choice", "on_idle"), [("marked", False), ("unmarked", True)])
-def test_the_lost_double_dagger_on_8_624_and_8_625(choice: str, on_idle: bool) -> None:
+def test_an_idle_date_skips_8_624_and_8_625_and_sends_both_sides_to_8_6121() -> None:
     """8.6 "Those preceded by '‡' are performed only if, as per the result of
-    Initiative Determination (8.623), a ..." and its list prints no '‡'."""
-    readings = {"setup-markers": choice}
+    Initiative Determination (8.623), a ..." and its list prints no '‡'; the
+    lost '‡' is no reading a group chooses, because 8.6232 note 2 ends an Idle
+    date's sequence at the Initiative: "No scenario generated for this CG
+    Date; ... then repeats RePh steps 8.612-.6233". So 8.624 Unit Setup (a
+    Fortification setup) and 8.625 are never taken on one, and both sides wait
+    at 8.6121 New CG Date; the next CG Date is a new date."""
+    rng = random.Random("idle 8.624")
+    c = _after_initial("kgp", rng)
+    idle_date = c.cg_date
+    for side in c.sides:
+        c.choose_initiative(_ctx(side, rng), side, "idle")
+    assert c.initiatives[idle_date]["scenario"] == "idle"
+    assert c.awaiting_new_date
+    assert {side: c.current_step(side) for side in c.sides} == dict.fromkeys(c.sides, "8.612")
+    steps = {s["rule"]: s for s in reph_view(c)["steps"]}
     for step_id in ("8.624", "8.625"):
         step: RePhStep = KGP.step(step_id)
-        assert KGP.markers_of(step, readings) == (("‡",) if choice == "marked" else ())
-        for side in KGP.sides:
-            idle = KGP.step_applies(
-                step, side, "20 PM", initial=False, scenario="idle", readings=readings
-            )
-            assert idle is on_idle
-            assert KGP.step_applies(
-                step, side, "20 PM", initial=False, scenario="dual-attack", readings=readings
-            )
-    # No other step's markers are a reading.
-    others = [s.id for s in KGP.reph_steps if s.marker_reading and s.id not in ("8.624", "8.625")]
-    assert others == []
+        assert step.markers == ("‡",)
+        assert steps[step_id]["markers"] == ["‡"]
+        assert steps[step_id]["status"] == dict.fromkeys(c.sides, "n/a")
+        for side in c.sides:
+            with pytest.raises(RuleViolation, match=rf"^{re.escape(step_id)}: .* does not apply"):
+                c.advance(_ctx(side, rng), side, step_id)
+    for actor in ("German", REFEREE):  # the referee's ruling cannot skip 8.6121 either
+        body = FortificationSetupCreate(side="German", map_group="Sx")
+        with pytest.raises(RuleViolation, match=r"^8\.6(24|12): "):
+            c.perform(_ctx(actor, rng), "fortification-setups", body)
+    assert not any(c.record(s)["type"] == "FortificationsPlaced" for s in range(1, c.version + 1))
+    c.begin_cg_date(_ctx(REFEREE, rng), None)
+    assert c.cg_date != idle_date
+    assert {side: c.current_step(side) for side in c.sides} == dict.fromkeys(c.sides, "8.612")
+    # On a date whose Initiative generates a scenario, 8.624-.625 are taken.
+    for scenario, applies in (("idle", False), ("german-assault", True), ("dual-attack", True)):
+        for step_id in ("8.624", "8.625"):
+            for side in KGP.sides:
+                got = KGP.step_applies(
+                    KGP.step(step_id), side, "20 PM", initial=False, scenario=scenario
+                )
+                assert got is applies
 
 
 # ---------------------------------------------------------------- over the API
@@ -497,27 +516,6 @@ def test_the_definition_shows_its_readings_and_an_approved_amendment_changes_the
     assert then["definition"]["readings"] == {"shortage-after-20-am": "after-20-am"}
     out = created(game.post("German", "/ammunition-shortage", {}))
     assert out["event"]["payload"]["drm"][0]["count"] == 1
-
-
-def test_the_reph_shows_the_markers_of_the_readings_in_force(client: TestClient) -> None:
-    """The lost '‡' (8.624-.625) as amended: on an Idle date 8.624 is n/a under
-    "marked" and is taken under "unmarked"; ``?at=`` shows each."""
-    game = Game(client, {**_body("kgp"), "initial_cpp": {"German": 2}})
-    game.next_date()  # 19 AM's Initial Scenario ends; 19 PM
-    game.replenish()
-    for side in ("US", "German"):
-        game.advance(side, "8.623")
-    game.choose_chits("idle")
-    marked = ok(game.get("referee", "/reph"))
-    assert marked["scenario"]["type"] == "idle"
-    step = {s["rule"]: s for s in marked["steps"]}["8.624"]
-    assert (step["markers"], step["status"]) == (["‡"], {"US": "n/a", "German": "n/a"})
-    patch = {"readings": {"setup-markers": "unmarked"}}
-    at = created(game.post("referee", "/definition-amendments", {"patch": patch, "reason": "r"}))
-    unmarked = {s["rule"]: s for s in ok(game.get("referee", "/reph"))["steps"]}["8.624"]
-    assert (unmarked["markers"], unmarked["status"]) == ([], {"US": "pending", "German": "pending"})
-    before = {s["rule"]: s for s in ok(game.get("referee", f"/reph?at={at['id'] - 1}"))["steps"]}
-    assert before["8.624"] == step
 
 
 # ---------------------------------------------------------------- the property

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from cgledger.domain.errors import InvalidInput, RuleViolation
 
@@ -405,3 +405,35 @@ def check_determined(rules: PurchaseRules, values: Mapping[str, Any]) -> str | N
             f"{need}, but {values.get('value')!r} is recorded"
         )
     return None
+
+
+def needs_of_key(
+    rules: PurchaseRules,
+    side: str,
+    entry: Mapping[str, Any],
+    row: Row,
+    readings: Mapping[str, str],
+    key: str,
+    results: Callable[[str], Sequence[str]],
+    depth: int = 3,
+) -> list[Need]:
+    """Offline check (``cgledger verify``): the rolls of column ``key`` the RG
+    of ``row`` may need under its chart line ``entry`` and the ``readings`` in
+    force, each with the table it must be read on (8.6201-8.6206: the 8.6206
+    column of ``leader-columns``, 8.6203's ``determination_table``; 9.6182's
+    ``sw_columns``). The row's results decide it where the export shows them;
+    where it does not (a roll sealed from the viewer), each result the table
+    may give (``results``: a table's band results) is tried for the rolls
+    still missing, ``depth`` deep. Empty: the RG needs no such roll."""
+    if rules.needs is None:
+        return []
+    found = [n for n in rules.needs(side, entry, row, readings) if n.key == key]
+    todo = missing(rules, side, entry, row, readings)
+    if found or depth == 0 or not todo:
+        return found
+    first = todo[0]
+    for band, result in enumerate(results(first.table)):
+        then = cast(Row, {**row, "results": dict(row["results"])})
+        then["results"][first.key] = {"value": result_value(first, band, result), "band": band}
+        found += needs_of_key(rules, side, entry, then, readings, key, results, depth - 1)
+    return found

@@ -37,8 +37,7 @@ def reph_view(campaign: Campaign) -> dict[str, Any]:
             {
                 "rule": step.id,
                 "title": step.title,
-                # The markers under the readings in force (DESIGN §14).
-                "markers": list(rs.markers_of(step, campaign.readings())),
+                "markers": list(step.markers),
                 "joint": step.joint,
                 "action": step.action,
                 "status": status,

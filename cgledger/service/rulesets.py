@@ -49,7 +49,6 @@ def _info(rs: Ruleset) -> dict[str, Any]:
                 "action": st.action,
                 "from_date": st.from_date,
                 "reading": st.reading or None,
-                "marker_reading": st.marker_reading,
             }
             for st in rs.reph_steps
         ],

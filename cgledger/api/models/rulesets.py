@@ -40,9 +40,6 @@ class RePhStepInfo(_Open):
     action: str | None
     from_date: str | None
     reading: str | None
-    #: The reading (GET /v1/rulesets/{r}/readings) whose choice gives this
-    #: step's markers (a marker the OCR lost); ``markers`` are its default's.
-    marker_reading: str | None = None
 
 
 class InitiativeRow(BaseModel):

@@ -35,7 +35,6 @@ class Sequence(Core):
             self.cg_date,
             initial=self.is_initial_date(),
             scenario=self.scenario_of(self.cg_date),
-            readings=self.readings(),
         )
 
     def current_step(self, side: str) -> str:
@@ -134,13 +133,13 @@ class Sequence(Core):
         """Why ``step`` does not apply to ``side`` now (for an error's detail)."""
         if step.sides and side not in step.sides:
             return f" (it is the {' and '.join(step.sides)} side's)"
-        if self.is_initial_date() and "†" not in self.ruleset.markers_of(step, self.readings()):
+        if self.is_initial_date() and "†" not in step.markers:
             return " (only the '†' steps come before the Initial Scenario)"
         if step.from_date is not None and not self.ruleset.step_applies(
             step, side, self.cg_date, initial=False, scenario=None
         ):
             return f" (it applies from {step.from_date} on)"
-        if "‡" in self.ruleset.markers_of(step, self.readings()):
+        if "‡" in step.markers:
             return " (an Idle date generates no scenario)"
         return ""
 

@@ -185,33 +185,15 @@ class Ruleset:
             self._check_initiative(self.initiative)
 
     def _check_readings(self) -> None:
-        known = {r.id: r for r in readingbook.check(self.readings)}
+        readingbook.check(self.readings)
         listed = tuple(getattr(self.definition, "READINGS", ()))
         if listed != self.readings:
             raise ValueError(f"{self.id}: the definition model's READINGS are not the readings")
-        for step in self.reph_steps:
-            if step.marker_reading is None:
-                continue
-            found = known.get(step.marker_reading)
-            by_choice = dict(step.markers_by_choice)
-            if found is None or set(by_choice) != set(found.choices):
-                raise ValueError(f"{self.id} {step.id}: markers for each choice of a reading")
-            if by_choice[found.default] != step.markers:
-                raise ValueError(f"{self.id} {step.id}: its markers are the default choice's")
 
     def readings_in_force(self, chosen: Mapping[str, str] | None) -> dict[str, str]:
         """Every reading's choice under a definition's ``readings`` (DESIGN §14):
         the one it names, else the default."""
         return readingbook.in_force(self.readings, chosen)
-
-    def markers_of(
-        self, step: RePhStep, readings: Mapping[str, str] | None = None
-    ) -> tuple[str, ...]:
-        """The step's markers under the readings in force (a marker the OCR
-        lost is a reading, ``RePhStep.marker_reading``)."""
-        if step.marker_reading is None or readings is None:
-            return step.markers
-        return dict(step.markers_by_choice).get(readings.get(step.marker_reading, ""), step.markers)
 
     def _check_initiative(self, ini: Initiative) -> None:
         if ini.step is not None and ini.step not in self._step_index:
@@ -292,20 +274,17 @@ class Ruleset:
         *,
         initial: bool,
         scenario: str | None,
-        readings: Mapping[str, str] | None = None,
     ) -> bool:
         """Whether ``step`` is ``side``'s on ``cg_date`` (DESIGN §8): before the
         Initial Scenario only the '†' steps; a '‡' step not when the Initiative
         generated no scenario (Idle); a step from its first date on; and only
-        for the sides it names. Its markers are those of the ``readings`` in
-        force (``markers_of``)."""
+        for the sides it names."""
         if step.sides and side not in step.sides:
             return False
         if step.from_date is not None and self.date_key is not None:
             now, first = self.date_key(cg_date), self.date_key(step.from_date)
             if now is None or first is None or now < first:
                 return False
-        markers = self.markers_of(step, readings)
         if initial:
-            return "†" in markers
-        return not ("‡" in markers and scenario == IDLE)
+            return "†" in step.markers
+        return not ("‡" in step.markers and scenario == IDLE)

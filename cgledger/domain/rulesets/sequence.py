@@ -50,15 +50,9 @@ class RePhStep:
     from_date: str | None = None
     reading: str = ""
     sealed: tuple[str, ...] = ()
-    #: Where a marker is a reading (DESIGN §14: one the OCR lost): the
-    #: reading's id, and the step's markers by its choice (``markers`` are the
-    #: default choice's; ``Ruleset.markers_of``).
-    marker_reading: str | None = None
-    markers_by_choice: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def __post_init__(self) -> None:
-        every = [*self.markers, *(m for _, ms in self.markers_by_choice for m in ms)]
-        bad = [m for m in every if m not in MARKERS]
+        bad = [m for m in self.markers if m not in MARKERS]
         if bad:
             raise ValueError(f"{self.id}: unknown step markers {bad}")
 

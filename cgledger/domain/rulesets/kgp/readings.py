@@ -81,25 +81,6 @@ STANDARD_ON_MAP_RGS = Reading(
     "'G' RG; 8.6201 depletes 'I', 'V', 'G' and 'HW'), not an OBA module or a Fortification.",
 )
 
-#: 8.6 defines "‡" but its list prints it on no step.
-SETUP_MARKERS = Reading(
-    id="setup-markers",
-    rule="8.6",
-    text='Those preceded by "‡" are performed only if, as per the result of Initiative '
-    "Determination (8.623), a [cut] ... 8.624 Unit Setup / 8.625 Scenario Commencement "
-    "(the list prints no '‡')",
-    choices={
-        "marked": "8.624 and 8.625 are the '‡' steps: on an Idle CG Date (no scenario "
-        "generated) they are skipped",
-        "unmarked": "no step is a '‡' step, as the list prints: 8.624 and 8.625 are taken on "
-        "an Idle CG Date too",
-    },
-    default="marked",
-    why="8.6 defines '‡' (steps done only if 8.623 generates a scenario) and the OCR'd list "
-    "prints it nowhere; only 8.624-.625 follow 8.623, and they set up and move first by the "
-    "scenario type 8.6233 generates, which an Idle date does not.",
-)
-
 #: 8.6171: is "Mist & Overcast" Overcast weather for the next CG Date's DRM?
 MIST_AND_OVERCAST = Reading(
     id="mist-and-overcast",
@@ -177,7 +158,6 @@ READINGS = (
     LEADER_COLUMNS,
     STANDARD_ON_MAP,
     STANDARD_ON_MAP_RGS,
-    SETUP_MARKERS,
     MIST_AND_OVERCAST,
     CPP_BASE_PAIRS,
     CPP_BASE_CG3_23,

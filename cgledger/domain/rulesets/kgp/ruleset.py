@@ -72,10 +72,7 @@ CAMPAIGNS = MappingProxyType(
 #: 8.6 RePh Sequence, as listed in the seed, with its markers: "§" (8.601-.603
 #: reach CG-Scenario End), "†" (8.618-.621, the only steps before a CG Initial
 #: Scenario), "*" (8.612-.623, repeated until 8.623 generates a scenario) and
-#: "‡" (the seed's list prints none: on 8.624-.625 by default, a reading the
-#: players agree, ``kgp_readings.SETUP_MARKERS``; see their ``reading``).
-#: The markers of 8.624-.625 under each choice of ``kgp_readings.SETUP_MARKERS``.
-_SETUP_MARKERS = (("marked", ("‡",)), ("unmarked", ()))
+#: "‡" (the seed's list prints none: read on 8.624-.625, see their ``reading``).
 REPH_STEPS = (
     RePhStep("8.601", "Conclusion of Melee", markers=("§",)),
     RePhStep("8.602", "Marker Removal", markers=("§",)),
@@ -137,10 +134,9 @@ REPH_STEPS = (
         sealed=("FortificationsPlaced",),
         reading="The seed's 8.6 list prints no '‡' though 8.6 defines it (steps done only if "
         "8.623 generates a non-Initial scenario); only 8.624-.625 follow 8.623 and 8.6241 sets "
-        "up by the 8.6233 scenario type, so '‡' is read here by default (the reading "
-        "'setup-markers').",
-        marker_reading=kgp_readings.SETUP_MARKERS.id,
-        markers_by_choice=_SETUP_MARKERS,
+        "up by the 8.6233 scenario type, so '‡' is read here. The lost '‡' needs no choice: "
+        "8.6232 note 2 ends an Idle date's sequence at the Initiative (back to 8.6121 New CG "
+        "Date), so 8.624 is never reached on one.",
     ),
     RePhStep(
         "8.625",
@@ -148,10 +144,9 @@ REPH_STEPS = (
         markers=("‡",),
         reading="The seed's 8.6 list prints no '‡' though 8.6 defines it (steps done only if "
         "8.623 generates a non-Initial scenario); only 8.624-.625 follow 8.623 and 8.625 moves "
-        "first by the 8.6233 scenario type, so '‡' is read here by default (the reading "
-        "'setup-markers').",
-        marker_reading=kgp_readings.SETUP_MARKERS.id,
-        markers_by_choice=_SETUP_MARKERS,
+        "first by the 8.6233 scenario type, so '‡' is read here. The lost '‡' needs no choice: "
+        "8.6232 note 2 ends an Idle date's sequence at the Initiative (back to 8.6121 New CG "
+        "Date), so 8.625 is never reached on one.",
     ),
 )
 
