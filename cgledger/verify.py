@@ -22,6 +22,11 @@ Needs nothing but the file: it checks that
   recorded without a DR), under the readings in force at that event (DESIGN
   §14: those the CG definition chose at creation or in the last approved
   amendment before it, ``cgledger.verify_readings``),
+* every visible table roll that records the DRMs the ledger counted
+  (``counted``, issue 26) lists them as the ledger's with their numbers and
+  no other DRM as the ledger's, and those whose count depends only on the
+  roll's CG Date, its side and the readings in force recompute to it
+  (``cgledger.verify_counted``),
 * every CG definition (at creation and in each approved amendment) matches
   its recorded sha256,
 * every ``UndoApplied`` event names only earlier events in ``reverts`` and
