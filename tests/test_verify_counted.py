@@ -29,6 +29,7 @@ import pytest
 from domain_game import DomainGame
 from forge import parse, reseal
 
+from cgledger import verify_counted
 from cgledger.domain import tables as tb
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.base import DateFacts, Facts
@@ -391,6 +392,58 @@ def test_a_dated_drm_reads_the_date_the_side_and_the_readings_alone(ruleset: str
                         assert c.decided(full, referee=referee) == c.decided(
                             bare, referee=referee
                         ), (c.table, c.drm, cg_date, side)
+
+
+def _dated_cases() -> list[tuple[str, str, str, str]]:
+    """Each table with a dated DRM, on each CG Date of its CG I, for each side
+    and the referee."""
+    out = []
+    for ruleset in ("kgp", "abtf"):
+        rs = REGISTRY[ruleset]
+        tables = sorted({c.table for c in rs.counted_drms if c.dated})
+        for table in tables:
+            for cg_date in rs.campaigns["CG I"].calendar:
+                out += [(ruleset, table, cg_date, side) for side in (*rs.sides, REFEREE)]
+    return out
+
+
+@pytest.mark.parametrize(("ruleset", "table_id", "cg_date", "side"), _dated_cases())
+def test_each_dated_drm_is_recomputed(ruleset: str, table_id: str, cg_date: str, side: str) -> None:
+    """Every DRM ``cgledger verify`` recomputes (8.606/CG23 Night, the side
+    DRMs, 8.6201/KGP13's days after a date, KGP3's PM, 8.6171's date DRMs,
+    ABtF's Campaign Exhaustion, 9.6216's Night), on every date for every
+    roller: the roll the ledger makes verifies (``verify_counted.check``), and
+    its ``counted`` changed for one dated DRM, or left out, is refused naming
+    the rule."""
+    from test_ledger_drms import Probe, _ctx
+
+    rs = REGISTRY[ruleset]
+    table = rs.table(table_id)
+    assert table is not None
+    for chosen in [{}, *({r.id: choice} for r in rs.readings for choice in r.choices)]:
+        readings = in_force(rs.readings, chosen)
+        facts = Facts(cg_date, side, {}, {}, frozenset(), (), readings)
+        probe = Probe(ruleset, facts)
+        requests = probe.with_counted_drms(_ctx(side), table, [])
+        counted = probe.ledger_counts(_ctx(side), table)
+        inputs = {i.id: i.choices[0] if i.choices else i.lo for i in table.inputs}
+        applied = tb.prepare(table, requests, inputs).applied
+        values = {"rule": table_id, "side": side, "cg_date": cg_date, "drm": applied}
+        created = {"ruleset": ruleset, "readings": chosen}
+        report = Report()
+        verify_counted.check(created, "TableRolled", {**values, "counted": counted}, 7, report)
+        assert report.counted_checked == 1
+        for c in rs.counted(table_id):
+            if not c.dated or c.drm not in counted:
+                continue
+            for forged in (
+                {**counted, c.drm: counted[c.drm] + 1},
+                {k: v for k, v in counted.items() if k != c.drm},
+            ):
+                with pytest.raises(VerificationError, match=rf"^seq 7: {re.escape(c.rule)}: "):
+                    verify_counted.check(
+                        created, "TableRolled", {**values, "counted": forged}, 7, Report()
+                    )
 
 
 # ------------------------------------------------------------------ the docs
