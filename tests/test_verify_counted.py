@@ -198,6 +198,56 @@ def test_9_6202_verifies_under_each_exhaustion_reading(reading: str, x: int) -> 
     assert german["counted"]["exhaustion-british"] == 0
 
 
+@cache
+def _abtf_amended() -> tuple[bytes, dict[str, int]]:
+    """ABtF on 21 PM: the British makes 9.6202 under the chart's +3, then the
+    sides amend "exhaustion-21-pm" to the EX's +4 and the German makes it."""
+    doc = copy.deepcopy(dict(REGISTRY["abtf"].sample_definition))
+    doc.update(attack_chits={}, idle_chits={})
+    game = DomainGame("abtf", "CG I", start_date="21 AM", definition=doc)
+    game.next_date()
+    rolls = {}
+    game.advance(BRITISH, "9.620")
+    rolls[BRITISH] = _roll(game, BRITISH, "abtf:9.6202")
+    patch = {"readings": {"exhaustion-21-pm": "ex"}}
+    asked = game.c.request_amendment(game.ctx(BRITISH), patch=patch, reason="the EX")
+    game.c.approve_amendment(game.ctx(GERMAN), asked)
+    game.advance(GERMAN, "9.620")
+    rolls[GERMAN] = _roll(game, GERMAN, "abtf:9.6202")
+    return _export(game), rolls
+
+
+def test_verify_reads_the_readings_in_force_at_each_roll() -> None:
+    """The readings as of each event (``verify_readings``): the British roll
+    counts the chart's +3, the German one, after the amendment, the EX's +4;
+    either one forged to the other reading is refused."""
+    data, rolls = _abtf_amended()
+    verify_bytes(data)
+    _, events = parse(data)
+    by_seq = {e["seq"]: e for e in events}
+    assert by_seq[rolls[BRITISH]]["payload"]["counted"]["exhaustion-british"] == 3
+    assert by_seq[rolls[GERMAN]]["payload"]["counted"]["exhaustion-german"] == 4
+    for side, other in ((BRITISH, 4), (GERMAN, 3)):
+        forged = _forged(data, _edit(rolls[side], _exhaustion(side, other)))
+        _refused(forged, rolls[side], f"9.6202: exhaustion-{side.lower()} on 21 PM")
+
+
+def _exhaustion(side: str, x: int) -> Callable[[Event], None]:
+    """The side's Campaign Exhaustion DRM and its counted given x, the Final re-read."""
+    drm_id = f"exhaustion-{side.lower()}"
+
+    def change(e: Event) -> None:
+        values = _values(e)
+        drm = copy.deepcopy(values["drm"])
+        for d in drm:
+            if d["id"] == drm_id:
+                d["x"] = x
+        _reread(e, drm)
+        values["counted"][drm_id] = x
+
+    return change
+
+
 # ------------------------------------------------------------------ forged
 
 
@@ -245,19 +295,33 @@ def test_9_6202_exhaustion_under_the_other_reading_is_refused(reading: str) -> N
     data, rolls = _abtf(reading)
     other = 4 if reading == "chart" else 3
     seq = rolls[BRITISH]
+    forged = _forged(data, _edit(seq, _exhaustion(BRITISH, other)))
+    _refused(forged, seq, "9.6202: exhaustion-british on 21 PM for a British roll is")
+
+
+def test_the_8_618_dr_records_and_checks_its_count() -> None:
+    """8.618's DR (``POST /ammunition-shortage``) counts "per CG scenario
+    completed after 20 AM" from the scenario ends, which verify does not
+    replay: its count is held against the roll's DRM, not recomputed."""
+    game = DomainGame("kgp", "CG I", initial_cpp={GERMAN: 2})
+    for _ in range(4):
+        game.next_date()
+    assert game.cg_date == "20 PM"
+    game.advance(GERMAN, "8.618")
+    seq = game.perform(GERMAN, "ammunition-shortage")
+    assert game.c.record(seq)["type"] == "AmmunitionShortageRolled"
+    counted = game.c.record(seq)["payload"]["counted"]
+    assert counted == {"scenarios-after-20-am": 1}  # 20 AM's, by the default reading
+    data = _export(game)
+    assert verify_bytes(data).counted_checked >= 1
 
     def change(e: Event) -> None:
-        values = _values(e)
-        drm = copy.deepcopy(values["drm"])
-        for d in drm:
-            if d["id"] == "exhaustion-british":
-                d["x"] = other
-                d["value"] = other
+        drm = copy.deepcopy(e["payload"]["drm"])
+        drm[0]["count"] = 0
         _reread(e, drm)
-        values["counted"]["exhaustion-british"] = other
 
     forged = _forged(data, _edit(seq, change))
-    _refused(forged, seq, "9.6202: exhaustion-british on 21 PM for a British roll is")
+    _refused(forged, seq, "8.618: scenarios-after-20-am is the ledger's, count 1")
 
 
 def test_counted_changed_alone_is_refused() -> None:
