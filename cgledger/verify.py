@@ -26,6 +26,11 @@ Needs nothing but the file: it checks that
   the table its RG's chart line and the readings in force then give its column
   (``cgledger.verify_determinations``: 8.6206's column under ``leader-columns``,
   8.6203's ``determination_table``, 9.6182's ``sw_columns``),
+* every visible table roll that records the DRMs the ledger counted
+  (``counted``, issue 26) lists them as the ledger's with their numbers and
+  no other DRM as the ledger's, and those whose count depends only on the
+  roll's CG Date, its side and the readings in force recompute to it
+  (``cgledger.verify_counted``),
 * every CG definition (at creation and in each approved amendment) matches
   its recorded sha256,
 * every ``UndoApplied`` event names only earlier events in ``reverts`` and

@@ -1,7 +1,7 @@
 """What ``cgledger verify`` reports (:class:`Report`) and how it refuses
 (:class:`VerificationError`, naming the ``seq`` of the first bad event); shared
-by the checks of ``cgledger.verify``, ``cgledger.verify_tables`` and
-``cgledger.verify_sealed``."""
+by the checks of ``cgledger.verify``, ``cgledger.verify_tables``,
+``cgledger.verify_sealed`` and ``cgledger.verify_counted``."""
 
 from __future__ import annotations
 
@@ -38,3 +38,9 @@ class Report:
     sealed_records: int = 0
     sealed_revealed: int = 0
     sealed_hidden: int = 0
+    #: Table rolls whose ``counted`` DRMs were held against their DRMs and,
+    #: where the CG Date, the side and the readings give them, recomputed
+    #: (``cgledger.verify_counted``); by event type, the seq of the first roll
+    #: that recorded them.
+    counted_checked: int = 0
+    counted_since: dict[str, int] = field(default_factory=dict)

@@ -35,6 +35,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from cgledger import verify_counted
 from cgledger.domain import dice
 from cgledger.domain.chain import secret_digest
 from cgledger.domain.rulesets import REGISTRY
@@ -225,6 +226,7 @@ def check(
         problem = ruleset.rules.verify_result(created, values)
         if problem is not None:
             raise VerificationError(problem, seq)
+    verify_counted.check_sealed(created, obj, part, report)  # a secret table roll's
     for r in rolls:
         if r.get("table") is not None:
             ref = r["table"]

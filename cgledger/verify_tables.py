@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cgledger import verify_counted
 from cgledger.domain import tables as tablebook
 from cgledger.domain.errors import DomainError
 from cgledger.domain.rulesets import REGISTRY
@@ -33,6 +34,8 @@ def check_rule_result(
             raise VerificationError(f"{rule}: the roll names no table", seq)
         return
     reread(seq, values["table"], rolled, values, report, named=values["rule"])
+    if obj["type"] in verify_counted.KINDS:
+        verify_counted.check(created, obj["type"], values, seq, report)
     if rules is None:
         return
     problem = rules.verify_result(created, values)

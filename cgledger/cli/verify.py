@@ -139,6 +139,11 @@ def verify_command(args: argparse.Namespace) -> int:
         f"{report.rule_results_checked} rule results checked; "
         f"{report.lvp_rows_checked} scenario ends' LVP re-counted"
     )
+    if report.counted_checked:
+        print(
+            f"{report.counted_checked} table rolls' counted DRMs held against their DRMs "
+            "(those of the CG Date, the side and the readings recomputed)"
+        )
     if report.sealed_records:
         print(
             f"{report.sealed_records} sealed records (cgledger-dice/2): "

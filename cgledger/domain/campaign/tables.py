@@ -51,6 +51,7 @@ class Tables(Sequence, Rolls):
         filled = self._with_lasting_inputs(ctx, table, inputs)
         tablebook.prepare(table, drm, filled)
         drm = self.with_counted_drms(ctx, table, drm)
+        counted = self.ledger_counts(ctx, table)
         # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
         prepared = tablebook.prepare(table, drm, filled)
         _input_drms_by(table, prepared.applied, stated=inputs)
@@ -83,7 +84,9 @@ class Tables(Sequence, Rolls):
         }
         if table.step not in (None, SCENARIO) and ctx.actor != REFEREE and not hidden:
             payload["step"] = table.step  # the side has reached it (DESIGN §8)
-        values_out = {**(sec or {}), "inputs": dict(inputs), **result}
+        # What the ledger decided of each DRM it counts (``ledger_counts``):
+        # where the roll's other values are (the sealed part of a secret roll).
+        values_out = {**(sec or {}), "inputs": dict(inputs), **result, "counted": counted}
         return self.append(
             ctx, "TableRolled", payload, values_out, owner=ctx.actor if hidden else None
         )
@@ -217,6 +220,22 @@ class Tables(Sequence, Rolls):
             if request is not None:
                 out.append(request)
         return out
+
+    def ledger_counts(self, ctx: Ctx, table: tablebook.Table) -> dict[str, int]:
+        """What the ledger decided of each DRM of ``table`` it counts, for
+        ``ctx.actor``'s roll now (``CountedDrm.decided``), by DRM id: its count,
+        x, or 1/0, and 0 for another side's; one it decides nothing of (the
+        record cannot tell, a referee's ruling names it) is left out. Recorded
+        with each roll (``counted``), so that ``cgledger verify`` holds the
+        roll's ``"by": "ledger"`` DRMs against it and recomputes those that
+        depend on the CG Date, the side and the readings alone (``dated``); an
+        empty one says the ledger counted none."""
+        found = self.ruleset.counted(table.id)
+        if not found:
+            return {}
+        facts, referee = self.facts(ctx.actor), ctx.actor == REFEREE
+        decided = {c.drm: c.decided(facts, referee=referee) for c in found}
+        return {drm: n for drm, n in decided.items() if n is not None}
 
     def _check_stated(
         self,

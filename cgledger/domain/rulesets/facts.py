@@ -114,10 +114,35 @@ class CountedDrm:
     #: facts says when (9.6202: only after a CG Scenario, whose RePh may award
     #: CVP; before any, the count is 0 exactly).
     at_least: bool | Callable[[Facts], bool] = False
+    #: Its count depends only on what an export shows at the roll's event: the
+    #: CG Date (and its light), the rolling side and the readings in force
+    #: (``Facts.cg_date``, ``side``, ``readings``), never on the rest of the
+    #: record. ``cgledger verify`` recomputes it for each roll that records
+    #: the ledger's counts (``counted``, ``cgledger.verify_counted``).
+    dated: bool = False
 
     def at_least_now(self, facts: Facts) -> bool:
         """Whether the ledger's count is only the least on these facts (``at_least``)."""
         return self.at_least(facts) if callable(self.at_least) else self.at_least
+
+    def applies_to(self, side: str) -> bool:
+        """Whether it is a DRM of ``side``'s rolls (``sides``; empty: every side's)."""
+        return not self.sides or side in self.sides
+
+    def decided(self, facts: Facts, *, referee: bool) -> int | None:
+        """What the ledger decides of it for a roll of ``facts.side`` (the
+        roll's ``counted``, issue 26 item 3): its count (a ``per`` DRM), its x
+        (a ``valued`` one) or 1/0 (a ``fixed`` one applies or not); 0 for
+        another side's DRM (it does not apply, and the side may not state
+        it). ``None`` where the ledger decides nothing: the record cannot tell
+        (``count`` is ``None``), or the referee's ruling names it (a DRM of
+        some sides only, or one counted from the rolling side's own record,
+        ``by_side``)."""
+        if referee and (self.by_side or self.sides):
+            return None
+        if not referee and not self.applies_to(facts.side):
+            return 0
+        return self.count(facts)
 
 
 @dataclass(frozen=True)

@@ -29,19 +29,19 @@ COUNTED_DRMS = (
     CountedDrm("abtf:9.6054-infantry", "night", "9.6054", NIGHT),
     CountedDrm("abtf:9.6054-vehicle", "night", "9.6054", NIGHT),
     # 9.6101 Wounded Leader Table: "-1 British".
-    CountedDrm("abtf:9.6101", "british", "9.6101", side_drm, (BRITISH,)),
+    CountedDrm("abtf:9.6101", "british", "9.6101", side_drm, (BRITISH,), dated=True),
     # 9.613 Shift Table: "-1 Previous CG Date was Idle (British only)", "-2 British".
     CountedDrm("abtf:9.613", "idle", "9.613", previous_date_idle, (BRITISH,)),
-    CountedDrm("abtf:9.613", "british", "9.613", side_drm, (BRITISH,)),
+    CountedDrm("abtf:9.613", "british", "9.613", side_drm, (BRITISH,), dated=True),
     # 9.6144 Special Ammo Restoration Table: "+x current level of Ammunition
     # Shortage (SSR CG 17) (British Only)", "-1 German".
     CountedDrm(
         "abtf:9.6144", "ammo-shortage", "9.6144", SHORTAGE_LEVEL, (BRITISH,), by_side=True
     ),
-    CountedDrm("abtf:9.6144", "german", "9.6144", side_drm, (GERMAN,)),
+    CountedDrm("abtf:9.6144", "german", "9.6144", side_drm, (GERMAN,), dated=True),
     # 9.6181 RG Strength Table: "-2 British" (its determination roll applies it
     # from the RG's record too).
-    CountedDrm("abtf:9.6181", "british", "9.6181", side_drm, (BRITISH,)),
+    CountedDrm("abtf:9.6181", "british", "9.6181", side_drm, (BRITISH,), dated=True),
     # 9.6202: "-1 Per 30 CVP (FRD) of enemy units Eliminated during the last CG
     # Scenario (including CVP awarded thus far during this RePh)": the ledger
     # counts the scenario's CVP; the roller may add the RePh's, which it does

@@ -44,10 +44,10 @@ CASUALTY_VP_READING = (
 COUNTED_DRMS = (
     # 8.606 Escape Table: "-1 If current CG Date is Night" (the RePh's CG Date
     # is the scenario's until 8.6121 begins a new one).
-    CountedDrm("kgp:8.606-infantry", "night", "8.606", NIGHT),
-    CountedDrm("kgp:8.606-vehicle", "night", "8.606", NIGHT),
+    CountedDrm("kgp:8.606-infantry", "night", "8.606", NIGHT, dated=True),
+    CountedDrm("kgp:8.606-vehicle", "night", "8.606", NIGHT, dated=True),
     # 8.610 Wounded Leader Table: "-1 If German".
-    CountedDrm("kgp:8.610", "german", "8.610", side_drm, (GERMAN,)),
+    CountedDrm("kgp:8.610", "german", "8.610", side_drm, (GERMAN,), dated=True),
     # 8.6113: "-2 Friendly side won this CG Date's scenario", "-1 Per 25
     # Casualty VP amassed by friendly side on the current CG Date".
     CountedDrm("kgp:8.6113", "won", "8.6113", won_this_date, by_side=True),
@@ -60,26 +60,26 @@ COUNTED_DRMS = (
     # the outcome lists the result under each choice (``after_roll``).
     CountedDrm("kgp:8.6114", "won", "8.6114", won_this_date, by_side=True),
     # 8.6141b Immobilization Removal Table: "+1 If German".
-    CountedDrm("kgp:8.6141b", "german", "8.6141b", side_drm, (GERMAN,)),
+    CountedDrm("kgp:8.6141b", "german", "8.6141b", side_drm, (GERMAN,), dated=True),
     # 8.6142 Weapon Repair Table: "-1 If U.S.", "+1 If German and suffering
     # from Ammunition Shortage" (8.618: "the German OB suffers from Ammunition
     # Shortage ... for the duration of the CG"; else Isolation's, 8.6241: the
     # roller's).
-    CountedDrm("kgp:8.6142", "us", "8.6142", side_drm, (US,)),
+    CountedDrm("kgp:8.6142", "us", "8.6142", side_drm, (US,), dated=True),
     CountedDrm(
         "kgp:8.6142", "german-ammunition-shortage", "8.6142", suffering_shortage, (GERMAN,)
     ),
     # 8.61421: "Each dr made for a German SW receives a +1 drm, and an
     # additional +1 drm if Ammunition Shortage (8.618) is already in effect"
     # (each player rolls for the SW "of his nationality").
-    CountedDrm("kgp:8.61421", "german", "8.61421", side_drm, (GERMAN,)),
+    CountedDrm("kgp:8.61421", "german", "8.61421", side_drm, (GERMAN,), dated=True),
     CountedDrm(
         "kgp:8.61421", "ammunition-shortage", "8.61421", shortage_in_effect, (GERMAN,)
     ),
     # CG23: "+1 Each CG Night scenario Game End dr".
-    CountedDrm("kgp:CG23", "night", "CG23", NIGHT),
+    CountedDrm("kgp:CG23", "night", "CG23", NIGHT, dated=True),
     # SSR KGP3 Mist Change DR: "-1 In each 'PM' scenario".
-    CountedDrm("kgp:KGP3-mist-change", "pm", "KGP3", period("PM")),
+    CountedDrm("kgp:KGP3-mist-change", "pm", "KGP3", period("PM"), dated=True),
 )  # fmt: skip
 
 #: DRMs the roller states that only some sides' rolls may have (issue 26 item

@@ -91,21 +91,21 @@ COUNTED_DRMS = (
     CountedDrm("kgp:8.6146", "ammunition-shortage", "8.6146", _shortage_in_effect),
     # 8.6201 "Per day after Dec 19 N": the day minus 19 (the 8.6205 EX: 21 AM is
     # "two days past 19 December").
-    CountedDrm("kgp:8.6201", "days-after-dec-19", "8.6201", _days_after(19)),
+    CountedDrm("kgp:8.6201", "days-after-dec-19", "8.6201", _days_after(19), dated=True),
     # KGP13 "Per day after 21 December".
-    CountedDrm("kgp:KGP13", "days-after-dec-21", "KGP13", _days_after(21)),
+    CountedDrm("kgp:KGP13", "days-after-dec-21", "KGP13", _days_after(21), dated=True),
     # 8.618: a reading (``kgp_readings.SHORTAGE``) says which scenarios count.
     CountedDrm("kgp:8.618", "scenarios-after-20-am", "8.618", scenarios_after_20_am),
     # 8.6171 KGP Random Weather Table.
-    CountedDrm("kgp:8.6171", "am", "8.6171", _period("AM")),
-    CountedDrm("kgp:8.6171", "dec-22-n-or-later", "8.6171", _on_or_after("22 N")),
+    CountedDrm("kgp:8.6171", "am", "8.6171", _period("AM"), dated=True),
+    CountedDrm("kgp:8.6171", "dec-22-n-or-later", "8.6171", _on_or_after("22 N"), dated=True),
     # Is "Mist & Overcast" Overcast? A reading (``kgp_readings.MIST_AND_OVERCAST``).
     CountedDrm("kgp:8.6171", "preceding-overcast", "8.6171", _preceding_weather("Overcast")),
     CountedDrm("kgp:8.6171", "preceding-clear", "8.6171", _preceding_weather("Clear")),
     # 8.6171 KGP Random Mist Density Table.
-    CountedDrm("kgp:8.6171-mist", "am", "8.6171", _period("AM")),
-    CountedDrm("kgp:8.6171-mist", "pm", "8.6171", _period("PM")),
-    CountedDrm("kgp:8.6171-mist", "dec-21-n-or-later", "8.6171", _on_or_after("21 N")),
+    CountedDrm("kgp:8.6171-mist", "am", "8.6171", _period("AM"), dated=True),
+    CountedDrm("kgp:8.6171-mist", "pm", "8.6171", _period("PM"), dated=True),
+    CountedDrm("kgp:8.6171-mist", "dec-21-n-or-later", "8.6171", _on_or_after("21 N"), dated=True),
 )  # fmt: skip
 
 

@@ -225,6 +225,7 @@ class KgpRules(CppRules):
         # Counted by the ledger from the scenario ends it recorded; a stated
         # count is refused (422, naming 8.618; issue 26 item 3).
         drm = engine.with_counted_drms(ctx, table, drm)
+        counted = engine.ledger_counts(ctx, table)  # recorded for cgledger verify
         pub, _, result = engine.roll_on(
             ctx, table, drm, {}, secret=False, client_nonce=body.client_nonce
         )
@@ -235,7 +236,7 @@ class KgpRules(CppRules):
             "table": tablebook.table_ref(table),
             "roll": pub,
         }
-        values = {"inputs": {}, **result, "shortage": shortage}
+        values = {"inputs": {}, **result, "shortage": shortage, "counted": counted}
         return engine.append(ctx, "AmmunitionShortageRolled", payload, values, owner=None)
 
     def verify_result(self, created: dict[str, Any], values: dict[str, Any]) -> str | None:
