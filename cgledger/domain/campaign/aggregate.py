@@ -5,14 +5,13 @@ builds the complete record; an ``@event`` method only applies it, so replay
 never re-rolls. Clock, entropy and seed sealer come in through :class:`Ctx`.
 The commands and apply functions live in the components (DESIGN §6), each
 owning one slice (``core.OWNERS``); this module holds the ``@event`` stubs,
-the one table (``DISPATCH``) from event type to apply functions, and
+the dispatch by event type to apply functions (``dispatch.DISPATCH``), and
 ``append``. Records are hash-chained (``cgledger.domain.chain``); a secret act
 is one sealed record (``sealing``) its owner and the referee see until revealed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Unpack
 from uuid import UUID
 
@@ -21,22 +20,17 @@ from eventsourcing.domain import Aggregate, event
 from cgledger.domain import sealed as sealbook
 from cgledger.domain import undo as undobook
 from cgledger.domain.campaign import creation
-from cgledger.domain.campaign.agreement import Agreement
 from cgledger.domain.campaign.amendments import Amendments
 from cgledger.domain.campaign.calendar import Calendar
-from cgledger.domain.campaign.core import READS, Applied, Handler, new_record, options_of
+from cgledger.domain.campaign.core import READS, Applied, new_record, options_of
+from cgledger.domain.campaign.dispatch import DISPATCH, ROLLED, RULE_EVENT
 from cgledger.domain.campaign.disputes import Disputes
 from cgledger.domain.campaign.initiative import Initiative
 from cgledger.domain.campaign.massacre import Massacre
-from cgledger.domain.campaign.rolls import Rolls
 from cgledger.domain.campaign.rules import RuleState
 from cgledger.domain.campaign.scenario_end import ScenarioEnd
 from cgledger.domain.campaign.sealing import Sealing
-from cgledger.domain.campaign.sequence import Sequence
 from cgledger.domain.campaign.snapshot import StateSnapshot
-from cgledger.domain.campaign.tables import Tables
-from cgledger.domain.campaign.territory import Territory
-from cgledger.domain.campaign.undo import Undo
 from cgledger.domain.chain import GENESIS
 from cgledger.domain.context import Ctx
 from cgledger.domain.history import MemoryHistory
@@ -315,66 +309,6 @@ class Campaign(
         self.history.remember(record)
         return record
 
-
-#: Who applies each event: the components' apply functions, in order, each
-#: assigning only its own slice. The state events (``undo.STATE_EVENTS`` and a
-#: ruleset's ``Rules.state_events``) are replayed from here after an undo,
-#: followed by ``Territory._freeze_setup_areas``.
-DISPATCH: Mapping[str, tuple[Handler, ...]] = {
-    "CommitmentsPublished": (Rolls._on_commitments_published,),
-    "TableDefined": (Rolls._on_table_defined,),
-    "DiceRolled": (),
-    "SecretRevealed": (),
-    "RecordSealed": (),  # applied as the act it holds (``sealed.kind_of``)
-    # the RePh sequence (state events)
-    "TableRolled": (Sequence._on_table_rolled, Tables._on_table_rolled),  # in a RePh step
-    "CGDateReady": (Agreement._on_ready, Sequence._on_step),
-    "CGDateBegan": (
-        Agreement._on_date_began,
-        Sealing._on_reph_reset,
-        Calendar._on_date_began,
-        Sequence._on_date_began,
-        RuleState._on_new_date,
-    ),
-    "InitiativeChosen": (Initiative._on_chosen, Sequence._on_step),
-    "InitiativeDetermined": (
-        Initiative._on_determined,
-        Sequence._on_initiative_determined,
-        Calendar._on_initiative_determined,
-        ScenarioEnd._on_idle_date,
-    ),
-    "RePhAdvanced": (Sequence._on_step,),
-    "ControlProposed": (Agreement._on_control_proposed,),
-    "ControlRecorded": (Territory._on_control, Agreement._on_control_approved),
-    "ControlRejected": (Agreement._on_control_rejected,),
-    "MassacreProposed": (Agreement._on_massacre_proposed,),
-    "MassacreRecorded": (Agreement._on_massacre_recorded, RuleState._on_rule_event),
-    "MassacreRejected": (Agreement._on_massacre_rejected,),
-    "ScenarioEndProposed": (Agreement._on_scenario_end_proposed,),
-    "ScenarioEnded": (
-        Territory._on_scenario_ended,
-        Sealing._on_reph_reset,
-        Agreement._on_scenario_ended,
-        ScenarioEnd._on_scenario_ended,
-        Calendar._on_scenario_ended,
-        Sequence._on_scenario_ended,
-        RuleState._on_rule_event,
-    ),
-    # undo, disputes, amendments
-    "UndoRequested": (Agreement._on_undo_requested,),
-    "UndoApplied": (Undo._on_undo_applied, Agreement._on_undo_approved),
-    "UndoRejected": (Agreement._on_undo_rejected,),
-    "DisputeFiled": (Disputes._on_dispute_filed,),
-    "DisputeResolved": (Disputes._on_dispute_resolved,),
-    "DefinitionAmendmentRequested": (Agreement._on_amendment_requested,),
-    "DefinitionAmended": (Amendments._on_amended, Agreement._on_amendment_approved),
-    "DefinitionAmendmentRejected": (Agreement._on_amendment_rejected,),
-}
-#: A ruleset's own state event (``Rules.state_events``): its rules apply it,
-#: and where it names a side and a step (``rule_payload``) the side is there.
-RULE_EVENT: tuple[Handler, ...] = (RuleState._on_rule_event, Sequence._on_rule_step)
-#: Any event that holds a roll: its index is used; a re-roll after an undo is made.
-ROLLED: tuple[Handler, ...] = (Rolls._on_roll, Undo._on_roll)
 
 _TRIGGERS = {
     "CommitmentsPublished": Campaign._commitments_published,
