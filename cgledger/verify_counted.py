@@ -78,7 +78,7 @@ def check(
                 "on this table",
                 seq,
             )
-    side, cg_date = str(values["side"]), str(values["cg_date"])
+    side, cg_date = _roller(values), str(values["cg_date"])
     facts = Facts(
         cg_date=cg_date,
         side=side,
@@ -117,6 +117,17 @@ def check(
             seq,
         )
     report.counted_checked += 1
+
+
+def _roller(values: dict[str, Any]) -> str:
+    """Who made the roll, as the ledger counted its DRMs (``ledger_counts`` of
+    the command's actor): the referee's ruling made for a side (8.618's DR,
+    whose ``side`` is the German's) is the referee's, as its dice say
+    (``roll.side``, which the dice stream reads, so it cannot be edited)."""
+    roll = values.get("roll")
+    if isinstance(roll, dict) and roll.get("side") == REFEREE:
+        return REFEREE
+    return str(values["side"])
 
 
 def check_sealed(
