@@ -6,8 +6,9 @@ A roll that determines an RG names the column it fills (``need``: ``leader``,
 (``cgledger.verify_tables``) checks the roll against that table; this checks
 that it is the table the rules give that column of that RG: the ruleset's own
 ``PurchaseRules.needs``, from the RG's chart line in the CG definition in
-force at the roll's event and the readings in force then (DESIGN §14,
-``cgledger.verify_readings``). So a roll moved to another table is refused at
+force at the roll's event and the readings in force at the RG's purchase
+(DESIGN §14, ``cgledger.verify_readings``: an amendment changes the rolls of
+the RG bought after it, not before). So a roll moved to another table is refused at
 its seq, re-read results and all: KGP 8.6206's personnel column under
 ``leader-columns`` (``kgp:8.6206-us``/``-german`` against
 ``kgp:8.6206-us-column-2``/``-german-column-1``), 8.6203's table of a Med Tank
@@ -153,7 +154,11 @@ def _check_one(
             f"{rules.determine}: {what} is on no {side} RG chart of the CG definition in force",
             seq,
         )
-    chosen = readings.as_of(created, seq)["readings"]
+    # The readings of the RG's purchase (those in force once its event, ``row["seq"]``,
+    # was recorded; seq 1 for an Initial-Scenario OB: the creation's), not the
+    # roll's: a reading changed by amendment changes results only from the
+    # amendment on (DESIGN §14), as ``Campaign.readings(at=...)`` has it.
+    chosen = readings.as_of(created, row["seq"] + 1)["readings"]
     in_force = ruleset.readings_in_force(chosen)
     under = (
         ""

@@ -136,7 +136,9 @@ def _leader_game(choice: str, amend_to: str | None = None) -> tuple[Campaign, di
     """A KGP campaign whose definition reads ``choice``: the U.S. buys an I1
     (8.6202 quality 3: 1st Line; 8.6206 leader DR 7), the German an I2 (8.6201
     Strength DR 7: Full; leader DR 7). With ``amend_to``, the sides agree that
-    reading after the U.S. rolls and before the German does. The campaign,
+    reading after the U.S. rolls and before the German does: the German's I2,
+    bought before it, still reads the column of ``choice`` (the rolls an RG
+    needs follow the readings of its purchase, DESIGN §14). The campaign,
     and the seq of each purchase (and of the amendment)."""
     rng = random.Random(f"{choice}{amend_to}")
     doc = _definition("kgp", GERMAN_LINES, US_LINES)
@@ -147,12 +149,11 @@ def _leader_game(choice: str, amend_to: str | None = None) -> tuple[Campaign, di
     assert quality["outcome"]["text"].startswith("1st Line")
     (leader,) = _determine(c, rng, "US", seq["US"], 0, (2, 7))
     assert leader["rule"] == LEADER[choice]["US"]
-    german_reads = choice
+    german_reads = choice  # its purchase's reading, amended or not
     if amend_to is not None:
         patch = {"readings": {"leader-columns": amend_to}}
         asked = c.request_amendment(_ctx("US", rng), patch=patch, reason="the printed chart")
         seq["amended"] = c.approve_amendment(_ctx("German", rng), asked)
-        german_reads = amend_to
     strength, leader = _determine(c, rng, "German", seq["German"], 0, (2, 7), (2, 7))
     assert strength["value"] == "F"
     assert leader["rule"] == LEADER[german_reads]["German"]
@@ -191,16 +192,18 @@ def test_a_leader_roll_moved_to_the_other_column_fails_at_its_seq(choice: str, s
 def test_an_amendment_mid_campaign_reads_each_roll_under_its_own_readings() -> None:
     """Created under "us-first", amended to "german-first" between the U.S.
     leader DR and the German one: the export verifies (each roll under the
-    readings in force at its event); the German roll moved back to the
-    "us-first" column fails, and so does the whole export read under
-    "german-first" from the start (the U.S. roll then is on the wrong column)."""
+    readings in force at its RG's purchase: the German's I2 was bought before
+    the amendment, so its leader DR made after it is on the "us-first"
+    column); that roll moved to the "german-first" column fails, and so does
+    the whole export read under "german-first" from the start (the U.S. roll
+    then is on the wrong column)."""
     c, seq = _leader_game("us-first", "german-first")
     data = _export(c)
     assert isinstance(verify_bytes(data), Report)
     at, forge = _sealed_roll(data, "German", "leader")
-    assert at > seq["amended"]
-    forged = forge(lambda roll: _reread(roll, LEADER["us-first"]["German"]))
-    _fails_at(forged, at, "under the readings leader-columns=german-first")
+    assert at > seq["amended"] > seq["German"]
+    forged = forge(lambda roll: _reread(roll, LEADER["german-first"]["German"]))
+    _fails_at(forged, at, "under the readings leader-columns=us-first")
     us_at, _ = _sealed_roll(data, "US", "leader")
 
     def german_first(event: dict[str, Any]) -> None:

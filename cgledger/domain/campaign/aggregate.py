@@ -37,7 +37,7 @@ from cgledger.domain.history import MemoryHistory
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-SCHEMA = 15  # 15: CG4's Massacre proposals (`massacre_proposals`) and Massacres
+SCHEMA = 16  # 16: each definition put in force (`definitions_in_force`), for readings as of a seq
 
 
 class Campaign(
@@ -91,6 +91,9 @@ class Campaign(
                 "seq": record["seq"],
                 "options": options_of(p["definition"]),
             }
+        #: Each definition put in force, ``{"hash", "seq"}`` (``Core.readings(at=...)``).
+        held = {"hash": p.get("definition_hash"), "seq": record["seq"]}
+        self.definitions_in_force: list[dict[str, Any]] = [] if self.definition is None else [held]
         self._reset_state()
         self._apply(record)
 

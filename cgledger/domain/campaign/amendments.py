@@ -4,7 +4,9 @@ opponent or the referee approves it (the agreement protocol,
 ``agreement.AMENDMENT``); the referee's own takes effect at once.
 
 Slice: ``definition`` (the hash of the definition in force, the seq of the
-event that holds it, and the optional rules it adopts).
+event that holds it, and the optional rules it adopts) and
+``definitions_in_force`` (each one's hash and seq, in order: the readings in
+force at any event, DESIGN §14).
 """
 
 from __future__ import annotations
@@ -82,3 +84,4 @@ class Amendments(Agreement):
             "seq": e.seq,
             "options": options_of(e.values["definition"]),
         }
+        self.definitions_in_force.append({"hash": e.values["hash"], "seq": e.seq})

@@ -62,7 +62,7 @@ OWNERS: Mapping[str, tuple[str, ...]] = {
     "scenario_end": ("scenario_ends", "lvp_rows"),
     "undo": ("revertible", "reverted", "pending_reroll"),
     "disputes": ("disputes",),
-    "amendments": ("definition",),
+    "amendments": ("definition", "definitions_in_force"),
     "rules": ("rules",),
 }  # fmt: skip
 
@@ -155,6 +155,9 @@ class Core:
     undo_requests: dict[str, dict[str, Any]]
     disputes: dict[str, dict[str, Any]]
     definition: dict[str, Any] | None
+    #: Each CG definition put in force, in seq order (``{"seq", "hash"}``):
+    #: the readings in force at any event (``readings(at=...)``, DESIGN §14).
+    definitions_in_force: list[dict[str, Any]]
     amendments: dict[str, dict[str, Any]]
     control_proposals: dict[str, dict[str, Any]]
     massacre_proposals: dict[str, dict[str, Any]]
@@ -284,10 +287,14 @@ class Core:
         """The CG definition in force (read from the event that holds it)."""
         if self.definition is None:
             return {}
-        key = self.definition["hash"]
+        return self._definition_of(self.definition)
+
+    def _definition_of(self, held: Mapping[str, Any]) -> dict[str, Any]:
+        """The CG definition ``{"hash", "seq"}`` names (read from the event at its seq)."""
+        key = held["hash"]
         doc = _DEFINITIONS.get(key)
         if doc is None:
-            doc = self.record(int(self.definition["seq"]))["payload"]["definition"]
+            doc = self.record(int(held["seq"]))["payload"]["definition"]
             with _DEFINITIONS_LOCK:
                 _DEFINITIONS[key] = doc
                 while len(_DEFINITIONS) > MAX_CACHED_DEFINITIONS:
@@ -301,15 +308,23 @@ class Core:
             return frozenset()
         return frozenset(self.definition.get("options") or ())
 
-    def readings(self) -> Mapping[str, str]:
+    def readings(self, at: int | None = None) -> Mapping[str, str]:
         """Every reading's choice under the CG definition in force (DESIGN §14:
         its ``readings``, defaults filled in), for code that follows a reading;
-        counted DRMs and table rules read ``Facts.readings``."""
-        digest = self.definition_hash or ""
+        counted DRMs and table rules read ``Facts.readings``. ``at``: under the
+        definition in force at event ``at`` instead (the rolls an RG needs
+        follow the readings of its purchase: a reading changed by amendment
+        changes results only from the amendment on)."""
+        held = self.definition
+        if at is not None:
+            # A campaign snapshotted before ``definitions_in_force`` is rebuilt (SCHEMA).
+            earlier = [d for d in self.definitions_in_force if int(d["seq"]) <= at]
+            held = earlier[-1] if earlier else None
+        digest = "" if held is None else str(held["hash"])
         key = (self.ruleset_id, digest)
         found = _READINGS.get(key)
         if found is None:
-            chosen = self.definition_doc().get("readings") if digest else None
+            chosen = self._definition_of(held).get("readings") if held is not None else None
             found = MappingProxyType(self.ruleset.readings_in_force(chosen))
             with _DEFINITIONS_LOCK:
                 _READINGS[key] = found

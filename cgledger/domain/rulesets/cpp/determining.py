@@ -10,6 +10,11 @@ of the CG Date need in that step, a Depleted platoon's SW drs right after its
 Strength DR, all from one dice stream; the opponent sees one record, however
 many RG and rolls it holds. A step completed without one gets an empty one
 (``RePhStep.sealed``).
+
+The rolls an RG needs, and the tables they are read on, follow the readings
+in force at its purchase (``engine.readings(at=row["seq"])``, DESIGN §14): an
+amendment changes the rolls of the RG bought after it, never those of an RG
+bought before (whose side may be past the step of a roll it would add).
 """
 
 from __future__ import annotations
@@ -93,7 +98,7 @@ class Determining:
                 rule=rules.record,
             )
         what = f"RG {row['rg']} (event {row['seq']}, item {row['item']})"
-        todo = book.missing(rules, side, entry, row, engine.readings())
+        todo = book.missing(rules, side, entry, row, engine.readings(at=row["seq"]))
         if not todo:
             raise RuleViolation(
                 f"{rules.determine}: {what} needs no further roll", rule=rules.determine
@@ -198,7 +203,7 @@ class Determining:
             while True:
                 todo = [
                     n
-                    for n in book.missing(rules, side, entry, row, engine.readings())
+                    for n in book.missing(rules, side, entry, row, engine.readings(at=row["seq"]))
                     if (n.step or rules.determine) == step and self._hidden(engine, row, n)
                 ]
                 if not todo:
@@ -277,8 +282,8 @@ class Determining:
         the batch is checked before any die is drawn."""
         rules = self.purchases
         assert rules.needs is not None
-        found = list(rules.needs(side, entry, row, engine.readings()))
-        todo = book.missing(rules, side, entry, row, engine.readings())
+        found = list(rules.needs(side, entry, row, engine.readings(at=row["seq"])))
+        todo = book.missing(rules, side, entry, row, engine.readings(at=row["seq"]))
         if depth == 0 or not todo:
             return found
         first = todo[0]
@@ -302,7 +307,7 @@ class Determining:
             entry = book.find_entry(chart, row["rg"])
             if row["cg_date"] != engine.cg_date or entry is None:
                 continue
-            for need in book.missing(rules, side, entry, row, engine.readings()):
+            for need in book.missing(rules, side, entry, row, engine.readings(at=row["seq"])):
                 if (need.step or rules.determine) == step and self._hidden(engine, row, need):
                     return True
         return False
@@ -371,7 +376,7 @@ class Determining:
                     for r in rows
                     if r["cg_date"] == engine.cg_date
                     and (e := book.find_entry(chart, r["rg"])) is not None
-                    and book.missing(rules, side, e, r, engine.readings())
+                    and book.missing(rules, side, e, r, engine.readings(at=r["seq"]))
                 ),
                 None,
             )
@@ -386,7 +391,7 @@ class Determining:
                     for r in rows
                     if r["seq"] == wanted
                     and (e := book.find_entry(chart, r["rg"])) is not None
-                    and book.missing(rules, side, e, r, engine.readings())
+                    and book.missing(rules, side, e, r, engine.readings(at=r["seq"]))
                 )
         candidates = [r for r in rows if r["seq"] == wanted]
         if not candidates:
@@ -428,7 +433,9 @@ class Determining:
             entry = book.find_entry(chart, row["rg"])
             if entry is None:
                 continue
-            for need in book.missing(self.purchases, side, entry, row, engine.readings()):
+            for need in book.missing(
+                self.purchases, side, entry, row, engine.readings(at=row["seq"])
+            ):
                 if (need.step or self.purchases.determine) == step:
                     out.append(f"{need.label} (event {row['seq']}, item {row['item']})")
                     break

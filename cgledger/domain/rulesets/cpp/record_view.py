@@ -16,14 +16,15 @@ def record_view(
     state: Mapping[str, Any],
     chart: Sequence[Mapping[str, Any]],
     visible: Callable[[int | None], bool],
-    readings: Mapping[str, str] | None = None,
+    readings: Callable[[int], Mapping[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """The RG Purchase Record (8.6198, 9.6178) of ``side`` as one viewer may
     see it: one row per RG, with every column of the paper record. A purchase
     the viewer may not see is one stub per event, whatever it bought (an empty
     secret batch too); a result whose roll the viewer may not see is ``null``
-    and named in ``hidden``. ``readings``: those in force (DESIGN §14), which
-    say which rolls a row needs."""
+    and named in ``hidden``. ``readings``: those in force at an event, by its
+    seq (DESIGN §14): a row's needs follow the readings of its purchase, so a
+    reading amended later changes the rolls of the RG bought from then on."""
     rows: list[book.Row] = state.get("record", {}).get(side, [])
     by_seq: dict[int, list[book.Row]] = {}
     for row in rows:
@@ -33,6 +34,7 @@ def record_view(
     ]
     known = {e["seq"] for e in events}
     events += [e for e in state.get("purchase_events", {}).get(side, []) if e["seq"] not in known]
+    at = readings or (lambda seq: {})
     out: list[dict[str, Any]] = []
     bought: dict[str, int] = {}
     for event in sorted(events, key=lambda e: int(e["seq"])):
@@ -40,7 +42,7 @@ def record_view(
             out.append({"seq": event["seq"], "cg_date": event["cg_date"], "redacted": True})
             continue
         for row in by_seq.get(event["seq"], ()):
-            out.append(_row_view(rules, side, row, chart, visible, bought, readings or {}))
+            out.append(_row_view(rules, side, row, chart, visible, bought, at(row["seq"])))
     return out
 
 

@@ -160,7 +160,7 @@ class RosterView:
         bought and set up (8.621, 8.6242), as one viewer may see them."""
         buy = self.purchases
         chart = self.chart(engine, side)
-        record = record_view(buy, side, engine.rules, chart, visible, engine.readings())
+        record = record_view(buy, side, engine.rules, chart, visible, engine.readings)
         placed = []
         for entry in engine.rules.get("placed", {}).get(side, []):
             if visible(entry["seq"]):

@@ -175,7 +175,7 @@ class SgRules(Purchasing, Rules):
                 engine.rules,
                 self.chart(engine, side),
                 visible,
-                engine.readings(),
+                engine.readings,
             ),
             "fortifications": {"rule": None, "placed": []},
         }
