@@ -16,6 +16,7 @@ import random
 from functools import cache
 
 import pytest
+from domain_game import DomainGame
 from forge import parse, reseal
 from kgp_commands import replenish_cpp
 from test_purchases_ex import _campaign, _ctx, _idle_date
@@ -23,6 +24,8 @@ from test_readings_cpp import _export
 from test_verify_counted import _refused
 
 from cgledger.domain.campaign import Campaign
+from cgledger.domain.errors import RuleViolation
+from cgledger.domain.rulesets.kgp.definition import SAMPLE
 from cgledger.domain.rulesets.kgp.rules import ShortageCreate
 from cgledger.domain.visibility import REFEREE
 from cgledger.verify import verify_bytes
@@ -73,3 +76,22 @@ def test_the_referees_8_618_ruling_with_another_count_is_refused() -> None:
     assert event["secret"] is None  # 8.618's DR is public
     event["payload"]["counted"]["scenarios-after-20-am"] = 1
     _refused(reseal(header, events), seq, "scenarios-after-20-am")
+
+
+def test_a_chit_beyond_its_limit_appends_nothing_though_secret_steps_lie_between() -> None:
+    """8.6231: a chit the CG definition's limit refuses is refused before the
+    side passes the steps between it and 8.623, so the refusal appends
+    nothing (the empty sealed records of the secret steps 8.619-8.621 came
+    first, and a random history caught the campaign three events on)."""
+    doc = {**SAMPLE, "attack_chits": {"German": 0}}
+    game = DomainGame("kgp", "CG I", definition=doc)
+    game.next_date()
+    game.advance("German", "8.617")  # past 8.616's action, before the secret 8.619-8.621
+    step = game.c.current_step("German")
+    before = game.c.version
+    with pytest.raises(RuleViolation) as refused:
+        game.c.choose_initiative(game.ctx("German"), "German", "attack")
+    assert refused.value.detail.startswith("8.6231: German has selected 0 Attack Chit(s)")
+    assert (game.c.version, game.c.current_step("German")) == (before, step)
+    game.c.choose_initiative(game.ctx("German"), "German", "idle")
+    assert game.c.version > before

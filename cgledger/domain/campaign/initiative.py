@@ -67,7 +67,7 @@ class Initiative(Tables, Secrets, ScenarioEnd):
         )
         step = ini.step or ini.rule
         if ini.step is not None:
-            self.check_step_order(side, ini.step, ctx=ctx)
+            self.check_step_order(side, ini.step)  # refuses; appends nothing
         groups = [g["id"] for g in self.definition_doc().get("map_groups") or ()]
         refused = rs.rules.chit_refused(side, chit, self.vacated, groups)
         if refused is not None:
@@ -80,6 +80,11 @@ class Initiative(Tables, Secrets, ScenarioEnd):
                 f"this CG, the most its CG definition allows ({limit})",
                 rule=ini.limit_rule,
             )
+        if ini.step is not None:
+            # Every refusal is behind us: the side passes the steps between
+            # (the empty sealed records of the secret ones) only now, so a
+            # refused chit appends nothing.
+            self.check_step_order(side, ini.step, ctx=ctx)
         matrix_rule = f"{rs.id}:{ini.rule}"
         payload = {**self.rule_payload(side, step), "rule": matrix_rule, "matrix": matrix_rule}
         if waiting:
