@@ -95,3 +95,24 @@ def test_a_chit_beyond_its_limit_appends_nothing_though_secret_steps_lie_between
     assert (game.c.version, game.c.current_step("German")) == (before, step)
     game.c.choose_initiative(game.ctx("German"), "German", "idle")
     assert game.c.version > before
+
+
+@pytest.mark.parametrize("what", ["fortifications", "rg"])
+def test_a_refused_act_appends_nothing_though_secret_steps_lie_between(what: str) -> None:
+    """A command that would pass secret steps on its way (the empty sealed
+    records of 8.619-8.620) and is refused by its own rule (FPP the side
+    does not hold; CPP it does not have) appends nothing: the steps are
+    passed only once nothing can refuse."""
+    game = DomainGame("kgp", "CG I", definition=SAMPLE)
+    game.next_date()
+    game.advance("German", "8.617")
+    before = (game.c.version, game.c.current_step("German"))
+    action, body = (
+        ("fortification-purchases", {"items": [{"type": "foxhole-1s", "count": 1}]})
+        if what == "fortifications"
+        else ("rg-purchases", {"rgs": [{"rg": "I1", "map_group": "Sx"}] * 40})
+    )
+    with pytest.raises(RuleViolation) as refused:
+        game.perform("German", action, {**body, "secret": True})
+    assert refused.value.detail.startswith("8.621" if what == "fortifications" else "8.619")
+    assert (game.c.version, game.c.current_step("German")) == before

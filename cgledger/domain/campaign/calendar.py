@@ -40,7 +40,7 @@ class Calendar(Sequence, Agreement):
                 rule=step,
             )
         if ctx.actor != REFEREE:
-            self.check_step_order(ctx.actor, step, ctx=ctx)
+            self.check_step_order(ctx.actor, step)  # refusals first, then the passing
         proposed = next(iter(self.ready.values()), None)
         nxt = self._next_date(rs, step, cg_date if cg_date is not None else proposed)
         if proposed is not None and nxt != proposed:
@@ -56,6 +56,8 @@ class Calendar(Sequence, Agreement):
             rule=step,
         )
         rs.rules.before_new_date(self.engine, [ctx.actor] if waiting else self.sides)
+        if ctx.actor != REFEREE:
+            self.check_step_order(ctx.actor, step, ctx=ctx)  # the steps passed, sealed
         if waiting:
             payload = {"side": ctx.actor, "cg_date": self.cg_date, "next": nxt, "step": step}
             return self.append(ctx, "CGDateReady", payload, {}, owner=None)

@@ -107,7 +107,9 @@ class Fortifying:
             )
         items = [(i.type, i.count) for i in body.items]
         cost = book.fort_cost_halves(rules.fort_table, side, items)
-        engine.check_step_order(side, rules.fortify, ruling=ctx.actor == REFEREE, ctx=ctx)
+        # Refusals first: the side passes the steps between (their empty
+        # sealed records) only once nothing below can refuse.
+        engine.check_step_order(side, rules.fortify, ruling=ctx.actor == REFEREE)
         line = _current_line(engine, side)
         held = line.get("fpp_halves", 0) - line.get("fort_halves", 0)
         if cost > held:
@@ -123,6 +125,7 @@ class Fortifying:
             "fpp_spent": book.fpp(cost),
         }
         payload = engine.rule_payload(side, rules.fortify)
+        engine.check_step_order(side, rules.fortify, ruling=ctx.actor == REFEREE, ctx=ctx)
         return engine.append(
             ctx, "FortificationsPurchased", payload, values, owner=side if body.secret else None
         )
@@ -149,7 +152,9 @@ class Fortifying:
                     f"map group {more.map_group} is named twice", field=f"more.{i}.map_group"
                 )
             named.append(more.map_group)
-        engine.check_step_order(side, rules.place, ruling=ctx.actor == REFEREE, ctx=ctx)
+        # Refusals first: the side passes the steps between (their empty
+        # sealed records) only once nothing below can refuse.
+        engine.check_step_order(side, rules.place, ruling=ctx.actor == REFEREE)
         # 8.6242, 9.6214: setup follows the Initiative that generated a CG Scenario
         # (ABtF's 9.621 holds both), so an Idle date never holds a setup record.
         scenario = engine.facts(side).scenario
@@ -175,6 +180,7 @@ class Fortifying:
             written = [dict(NOTHING_PLACED)]
         values = {**written[0], **({"more": written[1:]} if written[1:] else {})}
         payload = {**engine.rule_payload(side, rules.place)}
+        engine.check_step_order(side, rules.place, ruling=ctx.actor == REFEREE, ctx=ctx)
         return engine.append(ctx, "FortificationsPlaced", payload, values, owner=side)
 
     def _setup_group(

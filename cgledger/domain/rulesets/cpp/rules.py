@@ -331,7 +331,9 @@ class CppRules(Purchasing, RosterView, Rules):
         line = lines_of(engine, side)[-1]
         rows = engine.rules.get("record", {}).get(side, [])
         rgs = self.priced(engine, side, items, rows, batch=body.rgs is not None)
-        engine.check_step_order(side, purchase, ruling=ctx.actor == REFEREE, ctx=ctx)
+        # Refusals first: the side passes the steps between (their empty
+        # sealed records) only once nothing below can refuse.
+        engine.check_step_order(side, purchase, ruling=ctx.actor == REFEREE)
         self.check_limits(engine, side, rgs, rows)
         available = cppbook.left(line)  # halving (9.617) comes after the purchases
         total_cost = sum(item["cpp"] for item in rgs)
@@ -344,6 +346,7 @@ class CppRules(Purchasing, RosterView, Rules):
             )
         values = {"rgs": rgs, "secret": secret}
         payload = engine.rule_payload(side, purchase)
+        engine.check_step_order(side, purchase, ruling=ctx.actor == REFEREE, ctx=ctx)
         return engine.append(ctx, "RGPurchased", payload, values, owner=side if secret else None)
 
     # -------------------------------------------------------------- offline check

@@ -219,13 +219,16 @@ class KgpRules(CppRules):
                 f"{SHORTAGE}: the DR for {engine.cg_date} was made already (event {done})",
                 rule=SHORTAGE,
             )
-        engine.check_step_order(side, SHORTAGE, ruling=ctx.actor == REFEREE, ctx=ctx)
+        # Refusals first: the side passes the steps between (their empty
+        # sealed records) only once nothing below can refuse.
+        engine.check_step_order(side, SHORTAGE, ruling=ctx.actor == REFEREE)
         stated = body.scenarios_after_20_am
         drm = [] if stated is None else [tablebook.DrmRequest(SHORTAGE_DRM, count=stated)]
         # Counted by the ledger from the scenario ends it recorded; a stated
         # count is refused (422, naming 8.618; issue 26 item 3).
         drm = engine.with_counted_drms(ctx, table, drm)
         counted = engine.ledger_counts(ctx, table)  # recorded for cgledger verify
+        engine.check_step_order(side, SHORTAGE, ruling=ctx.actor == REFEREE, ctx=ctx)
         pub, _, result = engine.roll_on(
             ctx, table, drm, {}, secret=False, client_nonce=body.client_nonce
         )
@@ -273,7 +276,9 @@ class KgpRules(CppRules):
             raise RuleViolation(
                 f"{RECON}: {side} has already made its Recon dr on {line['cg_date']}", rule=RECON
             )
-        engine.check_step_order(side, RECON, ruling=ctx.actor == REFEREE, ctx=ctx)
+        # Refusals first: the side passes the steps between (their empty
+        # sealed records) only once nothing below can refuse.
+        engine.check_step_order(side, RECON, ruling=ctx.actor == REFEREE)
         available = cppbook.left(line)
         if cost > available:
             raise RuleViolation(
@@ -288,6 +293,7 @@ class KgpRules(CppRules):
         requests = [tablebook.DrmRequest(RECON_2_CPP, by=tablebook.LEDGER)] if cost == 2 else []
         if body.lax:
             requests.append(tablebook.DrmRequest(RECON_LAX, by=tablebook.ROLLER))
+        engine.check_step_order(side, RECON, ruling=ctx.actor == REFEREE, ctx=ctx)
         pub, sec, result = engine.roll_on(
             ctx, table, requests, {}, secret=body.secret, client_nonce=body.client_nonce
         )

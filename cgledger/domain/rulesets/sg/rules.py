@@ -148,7 +148,9 @@ class SgRules(Purchasing, Rules):
             raise InvalidInput("name at least one group (or make the purchase secret)", field="rgs")
         rows = engine.rules.get("record", {}).get(side, [])
         rgs = self.priced(engine, side, items, rows, batch=body.rgs is not None)
-        engine.check_step_order(side, "3.4", ruling=ctx.actor == REFEREE, ctx=ctx)
+        # Refusals first: the side passes the steps between (their empty
+        # sealed records) only once nothing below can refuse.
+        engine.check_step_order(side, "3.4", ruling=ctx.actor == REFEREE)
         self.check_limits(engine, side, rgs, rows)
         record = engine.rules["vp"]
         available = record["available"] - record.get("spent", 0)
@@ -160,6 +162,7 @@ class SgRules(Purchasing, Rules):
             )
         values = {"rgs": rgs, "secret": body.secret}
         payload = engine.rule_payload(side, "3.4")
+        engine.check_step_order(side, "3.4", ruling=ctx.actor == REFEREE, ctx=ctx)
         return engine.append(
             ctx, "RGPurchased", payload, values, owner=side if body.secret else None
         )
