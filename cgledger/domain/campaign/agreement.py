@@ -87,7 +87,7 @@ CONTROL = Kind(
     field="proposal",
     reject_field="proposal",
 )
-#: A side's record that a Massacre (A20.4) occurred (KGP SSR CG4): it takes
+#: A side's record that a Massacre (A20.4) occurred (``Rules.massacre_rule``): it takes
 #: effect as ``MassacreRecorded`` when approved (``Massacre.approve_massacre``).
 MASSACRE = Kind(
     "massacre",

@@ -1,7 +1,8 @@
 """Initiative Determination (8.623, 9.6213; DESIGN §8): each side's
 chit, secret until both are chosen (the agreement protocol's joint form),
 the scenario the matrix generates, the side that sets up first (by the
-scenario type, or a Dual Attack's setup dr) and a KGP Idle date's LVP.
+scenario type, or a Dual Attack's setup dr) and, where the ruleset's Idle
+date calculates LVP totals (``Initiative.idle_lvp_rule``), its LVP row.
 
 Slice: ``initiatives`` (by CG Date: the seq of each side's chit, the chits,
 the scenario) and ``chits_used`` (each side's chits of the CG by kind).

@@ -1,6 +1,6 @@
-"""A Massacre (A20.4) recorded for the rest of the CG (KGP SSR CG4: "if a
-Massacre (A20.4) occurs during any CG scenario/RePh, all effects listed in
-A20.3-4 are applicable for the remainder of that CG").
+"""A Massacre (A20.4) recorded for the rest of the CG, where a ruleset's rule
+keeps one (``Rules.massacre_rule``: all effects of A20.3-4 apply for the
+remainder of that CG).
 
 That a Massacre occurred is a claim about play that binds the opponent
 (DESIGN §13): a side's record is a proposal of the agreement protocol
@@ -80,7 +80,6 @@ class Massacre(Agreement):
         rule = self.ruleset.rules.massacre_rule
         if rule is None:
             raise NotFound(
-                f"{self.ruleset_id} keeps no Massacre for the CG: no rule of its CG names one "
-                "(KGP SSR CG4 does)"
+                f"{self.ruleset_id} keeps no Massacre for the CG: no rule of its CG names one"
             )
         return rule

@@ -212,7 +212,8 @@ class ScenarioEnd(Territory, Sequence, Agreement):
 
     def _preceding_lvp(self) -> tuple[dict[str, int], dict[str, int]]:
         """The Current-LVP and CG-LVP Totals of the preceding CG Date that
-        calculated them (a CG-Scenario End, or a KGP Idle date: 8.6232 note 2),
+        calculated them (a CG-Scenario End, or an Idle date whose ruleset
+        calculates its totals: ``Initiative.idle_lvp_rule``),
         or the totals of ``initial_control`` and none before the first."""
         last = list(self.lvp_rows.values())[-1] if self.lvp_rows else None
         if last is not None:
@@ -221,11 +222,10 @@ class ScenarioEnd(Territory, Sequence, Agreement):
 
     def idle_lvp(self) -> dict[str, Any] | None:
         """An Idle date's LVP row where the ruleset's Idle date calculates the
-        totals (8.6232 note 2: "each side calculates its Current-LVP and CG-LVP
-        Totals"): Current-LVP from Control now, CG-LVP by 8.6033 ("adding its
-        Current-LVP Total to its preceding CG Date's CG-LVP Total"); ``None``
-        where the ruleset's Idle date calculates none (ABtF) or nothing counts
-        LVP (SG)."""
+        totals (``Initiative.idle_lvp_rule`` names the rule): Current-LVP from
+        Control now, CG-LVP as at a CG-Scenario End, the Current-LVP added to
+        the preceding CG Date's CG-LVP; ``None`` where the ruleset's Idle date
+        calculates none (no ``idle_lvp_rule``) or nothing counts LVP."""
         ini = self.ruleset.initiative
         current = self.current_lvp()
         if ini is None or ini.idle_lvp_rule is None or current is None:
