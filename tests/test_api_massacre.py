@@ -119,7 +119,7 @@ def test_a_ruleset_without_cg4_has_no_massacres(client: TestClient) -> None:
     body = {"ruleset": "abtf", "campaign": "CG I", "title": "no cg4", "start_date": "18 AM"}
     game = Game(client, body)
     problem = assert_problem(game.post("British", "/massacres", {"by": GERMAN}), 404)
-    assert "KGP SSR CG4" in problem["detail"]
+    assert problem["detail"].startswith("abtf keeps no Massacre for the CG")
 
 
 def test_the_elr_is_read_as_of_any_event_and_amended_by_agreement(client: TestClient) -> None:
