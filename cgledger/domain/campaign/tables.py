@@ -48,10 +48,13 @@ class Tables(Sequence, Rolls):
         # purchase's is: an unknown DRM or a bad input is 422 naming it in any
         # step (issue 26 item 3); then the step and the CG Date (409).
         self.check_side(ctx, table)
-        filled = self._with_lasting_inputs(ctx, table, inputs)
+        # What the record shows, read once for the lasting inputs and the
+        # counted DRMs (each would read it again: ``kept_lasting`` each time).
+        facts = self.facts(ctx.actor) if self.ruleset.counted(table.id) else None
+        filled = self._with_lasting_inputs(ctx, table, inputs, facts)
         tablebook.prepare(table, drm, filled)
-        drm = self.with_counted_drms(ctx, table, drm)
-        counted = self.ledger_counts(ctx, table)
+        drm = self.with_counted_drms(ctx, table, drm, facts=facts)
+        counted = self.ledger_counts(ctx, table, facts=facts)
         # Refuse bad DRMs and inputs before a die is drawn: nothing is appended.
         prepared = tablebook.prepare(table, drm, filled)
         _input_drms_by(table, prepared.applied, stated=inputs)
@@ -92,7 +95,7 @@ class Tables(Sequence, Rolls):
         )
 
     def _with_lasting_inputs(
-        self, ctx: Ctx, table: tablebook.Table, inputs: dict[str, Any]
+        self, ctx: Ctx, table: tablebook.Table, inputs: dict[str, Any], facts: Facts | None
     ) -> dict[str, Any]:
         """The input that states a lasting value before the roll (8.6122's current
         SAN, ``Lasting.start``) defaults to the value the ledger keeps
@@ -106,7 +109,7 @@ class Tables(Sequence, Rolls):
         wanted = [x for x in self.ruleset.lasting_of(table.id) if x.start and x.start not in out]
         if not wanted:
             return out
-        facts = self.facts(ctx.actor)
+        facts = facts or self.facts(ctx.actor)
         for lasting in wanted:
             assert lasting.start is not None
             found = facts.last(lasting.key) or {}
@@ -162,7 +165,12 @@ class Tables(Sequence, Rolls):
                 )
 
     def with_counted_drms(
-        self, ctx: Ctx, table: tablebook.Table, drm: list[tablebook.DrmRequest]
+        self,
+        ctx: Ctx,
+        table: tablebook.Table,
+        drm: list[tablebook.DrmRequest],
+        *,
+        facts: Facts | None = None,
     ) -> list[tablebook.DrmRequest]:
         """DESIGN §8 (issue 26 item 3): a DRM the ledger can count now
         (``Ruleset.counted``, its ``count`` not ``None``) is the ledger's: it
@@ -173,11 +181,12 @@ class Tables(Sequence, Rolls):
         them, with the ledger's number only. Each DRM returned says who decided
         it (``by``: ``ledger``, else ``roller``). A DRM the roller states that
         only some sides may (``Ruleset.side_drms``) is refused from another side
-        too."""
+        too. ``facts``: ``self.facts(ctx.actor)``, where the caller read them already."""
         out = [d if d.by is not None else replace(d, by=tablebook.ROLLER) for d in drm]
         counted_drms = self.ruleset.counted(table.id)
         sided = [x for x in self.ruleset.side_drms if x.table == table.id]
-        facts = self.facts(ctx.actor) if counted_drms or sided else None
+        if facts is None and (counted_drms or sided):
+            facts = self.facts(ctx.actor)
         referee = ctx.actor == REFEREE
         for d in out:
             only = self.ruleset.side_drm(table.id, d.id)
@@ -221,7 +230,9 @@ class Tables(Sequence, Rolls):
                 out.append(request)
         return out
 
-    def ledger_counts(self, ctx: Ctx, table: tablebook.Table) -> dict[str, int]:
+    def ledger_counts(
+        self, ctx: Ctx, table: tablebook.Table, *, facts: Facts | None = None
+    ) -> dict[str, int]:
         """What the ledger decided of each DRM of ``table`` it counts, for
         ``ctx.actor``'s roll now (``CountedDrm.decided``), by DRM id: its count,
         x, or 1/0, and 0 for another side's; one it decides nothing of (the
@@ -229,11 +240,11 @@ class Tables(Sequence, Rolls):
         with each roll (``counted``), so that ``cgledger verify`` holds the
         roll's ``"by": "ledger"`` DRMs against it and recomputes those that
         depend on the CG Date, the side and the readings alone (``dated``); an
-        empty one says the ledger counted none."""
+        empty one says the ledger counted none. ``facts``: as ``with_counted_drms``'s."""
         found = self.ruleset.counted(table.id)
         if not found:
             return {}
-        facts, referee = self.facts(ctx.actor), ctx.actor == REFEREE
+        facts, referee = facts or self.facts(ctx.actor), ctx.actor == REFEREE
         decided = {c.drm: c.decided(facts, referee=referee) for c in found}
         return {drm: n for drm, n in decided.items() if n is not None}
 

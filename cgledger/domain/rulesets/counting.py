@@ -52,10 +52,8 @@ def won_this_date(facts: Facts) -> int | None:
     """Whether the rolling side won this CG Date's scenario, as its CG-Scenario
     End recorded the winner (8.6032, 8.6234); not counted where no winner is
     recorded (the rules did not decide and none was stated) or no scenario ended."""
-    today = facts.dates[-1] if facts.dates else None
-    if today is None or today.cg_date != facts.cg_date or today.cvp is None:
-        return None
-    if today.winner is None:
+    today = _ended_today(facts)
+    if today is None or today.winner is None:
         return None
     return int(today.winner == facts.side)
 
@@ -64,10 +62,8 @@ def cvp_this_date(facts: Facts) -> int | None:
     """The Casualty VP the rolling side amassed on this CG Date: the CVP it
     earned at the CG-Scenario End of the date (8.6032); not counted before the
     scenario ended."""
-    today = facts.dates[-1] if facts.dates else None
-    if today is None or today.cg_date != facts.cg_date or today.cvp is None:
-        return None
-    return today.cvp.get(facts.side)
+    today = _ended_today(facts)
+    return None if today is None or today.cvp is None else today.cvp.get(facts.side)
 
 
 def cvp_last_scenario(facts: Facts) -> int | None:
@@ -110,3 +106,11 @@ def lasting_value(key: str) -> Count:
 
 def _last_ended(facts: Facts) -> DateFacts | None:
     return next((d for d in reversed(facts.dates) if d.cvp is not None), None)
+
+
+def _ended_today(facts: Facts) -> DateFacts | None:
+    """The current CG Date, once its CG-Scenario End is on record."""
+    today = facts.dates[-1] if facts.dates else None
+    if today is None or today.cg_date != facts.cg_date or today.cvp is None:
+        return None
+    return today

@@ -85,9 +85,4 @@ def in_force(readings: Iterable[Reading], chosen: Mapping[str, str] | None) -> d
     """Every reading's choice: the definition's where it names one, else the
     default. An unknown id or choice (a definition that was never validated
     against these readings) is ignored: the default stands."""
-    chosen = chosen or {}
-    out: dict[str, str] = {}
-    for reading in readings:
-        choice = chosen.get(reading.id, reading.default)
-        out[reading.id] = choice if choice in reading.choices else reading.default
-    return out
+    return {reading.id: reading.chosen(chosen or {}) for reading in readings}

@@ -226,8 +226,9 @@ class KgpRules(CppRules):
         drm = [] if stated is None else [tablebook.DrmRequest(SHORTAGE_DRM, count=stated)]
         # Counted by the ledger from the scenario ends it recorded; a stated
         # count is refused (422, naming 8.618; issue 26 item 3).
-        drm = engine.with_counted_drms(ctx, table, drm)
-        counted = engine.ledger_counts(ctx, table)  # recorded for cgledger verify
+        facts = engine.facts(ctx.actor)  # read once for both
+        drm = engine.with_counted_drms(ctx, table, drm, facts=facts)
+        counted = engine.ledger_counts(ctx, table, facts=facts)  # recorded for cgledger verify
         engine.check_step_order(side, SHORTAGE, ruling=ctx.actor == REFEREE, ctx=ctx)
         pub, _, result = engine.roll_on(
             ctx, table, drm, {}, secret=False, client_nonce=body.client_nonce
