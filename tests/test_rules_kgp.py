@@ -17,6 +17,7 @@ from cgledger.domain.errors import InvalidInput, RuleViolation
 from cgledger.domain.rulesets import REGISTRY
 from cgledger.domain.rulesets.cpp import roster as cppbook
 from cgledger.domain.rulesets.kgp import ruleset as K
+from cgledger.domain.rulesets.kgp.cpp_base import CHART
 from cgledger.domain.rulesets.kgp.rules import RECON_2_CPP, RECON_LAX, ShortageCreate
 from cgledger.domain.visibility import REFEREE
 from cgledger.sealing import AesGcmSealer
@@ -61,8 +62,8 @@ def test_calendars_come_from_8_6161_and_8_617(cg: str, first: str, last: str, n:
     assert positions == sorted(positions)
     assert positions == list(range(positions[0], positions[0] + n))
     # The Initial Scenario date is the one date without a Base # (8.6162: shaded).
-    assert cal[0] not in K.CPP_BASE[cg]
-    assert set(cal[1:]) == set(K.CPP_BASE[cg])
+    assert cal[0] not in CHART[cg]
+    assert set(cal[1:]) == set(CHART[cg])
 
 
 @pytest.mark.parametrize(

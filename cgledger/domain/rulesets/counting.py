@@ -4,7 +4,7 @@ and CVP and a value that lasts, each a ``CountedDrm.count`` (``None`` where
 the record cannot tell, so that the roller's own DRM stands).
 
 Each factory's docstring says what its count reads; ``docs/rulesets.md``
-quotes it (``cgledger.domain.rulesets.drm_sources``). A ``CountedDrm`` whose
+says how each DRM is computed in the words of ``drm_sources.HOW``. A ``CountedDrm`` whose
 count reads only the CG Date, the rolling side and the readings (here
 :func:`side_drm` and :func:`period`; not :func:`completed_period`, which reads
 the CG-Scenario Ends) is marked ``dated=True``, so that ``cgledger verify``

@@ -41,8 +41,6 @@ HISTORICAL_DATES: tuple[str, ...] = (
     "23 AM", "23 PM",
 )  # fmt: skip
 
-#: 8.6161 CPP BASE # CHART, each pair in the order printed (``cpp_base.CHART``).
-CPP_BASE = CHART
 
 
 #: Initial Scenario date of each CG. 8.6162: "CPP Replenishment is NA prior to
@@ -53,7 +51,7 @@ INITIAL_DATES = MappingProxyType({"CG I": "19 AM", "CG II": "20 PM", "CG III": "
 
 
 def _calendar(cg: str) -> tuple[str, ...]:
-    return (INITIAL_DATES[cg], *CPP_BASE[cg].keys())
+    return (INITIAL_DATES[cg], *CHART[cg].keys())
 
 
 CAMPAIGNS = MappingProxyType(
