@@ -423,6 +423,11 @@ def read_everything(
         rd.get(f"/setup-areas.svg?map_group={_q(group)}")
         rd.get(f"/control?map_group={_q(group)}")
     rd.get("/lvp")
+    # The page's one read (DESIGN §12 "Cost"): all of it, its whole log, each map.
+    rd.get("/page")
+    rd.get("/page?log_after=0")
+    for group in setting.map_groups:
+        rd.get(f"/page?map_group={_q(group)}")
     rd.get("/dice-stats")
     for side in setting.sides:
         rd.get(f"/dice-stats?side={_q(side)}")

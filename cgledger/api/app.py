@@ -29,6 +29,7 @@ from cgledger.api.massacres import install_massacre_routes
 from cgledger.api.metrics import install_metrics
 from cgledger.api.models import Health, Index
 from cgledger.api.openapi import install_exact_openapi
+from cgledger.api.page import install_page_routes
 from cgledger.api.proposals import install_proposal_routes
 from cgledger.api.readmodels import install_read_model_routes
 from cgledger.api.reph import install_reph_routes
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_event_routes(app)
     install_reph_routes(app)
     install_read_model_routes(app)
+    install_page_routes(app)
     install_audit_routes(app)
     install_undo_routes(app)
     install_proposal_routes(app)

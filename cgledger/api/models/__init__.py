@@ -42,6 +42,7 @@ from cgledger.api.models.common import (
     TableRef,
     TableRollView,
 )
+from cgledger.api.models.page import PageMap, PageView
 from cgledger.api.models.readmodels import (
     DiceStats,
     Reverted,
@@ -130,6 +131,8 @@ __all__ = [
     "MapGroupControl",
     "MassacreView",
     "Page",
+    "PageMap",
+    "PageView",
     "Planned",
     "ProposalPage",
     "ProposalView",

@@ -1,0 +1,107 @@
+"""The campaign page's one read (DESIGN §12 "Cost"): everything the page
+draws, as the caller may see it, in one answer, so an action costs the page
+one request to redraw instead of one per card.
+
+Each part is the answer of the route that serves it on its own (the same
+service function, called with that route's defaults), so the page can show
+nothing the caller could not read part by part, and a test compares them
+(tests/test_page_view.py). The map SVG travels only when it changed: the
+page sends the digest of the one it shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from cgledger.service import campaigns, disputes, events, proposals, readmodels, reph, territory
+from cgledger.service.session import Caller
+
+#: The log's window the page reads with each redraw (the /events route's cap).
+LOG_LIMIT = 1000
+#: How many of the newest events a page that shows none yet is sent.
+LOG_NEWEST = 50
+
+
+def page_view(
+    caller: Caller,
+    *,
+    log_after: int | None,
+    map_group: str | None,
+    map_digest: str | None,
+) -> dict[str, Any]:
+    """The page's parts: the campaign, its RePh and Initiative, each side's
+    CG Roster and RG Purchase Record, the LVP, the dice statistics, the
+    proposals and disputes, the events after ``log_after`` (default: the
+    newest 50), the caller's own RG bought in the open, and the map of
+    ``map_group`` unless its digest is ``map_digest``."""
+    campaign = caller.campaign
+    sides = list(campaign.sides)
+    version = campaign.version
+    after = max(0, version - LOG_NEWEST) if log_after is None else log_after
+    log = events.list_events(
+        caller,
+        after=after,
+        limit=LOG_LIMIT,
+        event_type=None,
+        actor=None,
+        table=None,
+        date=None,
+        reverted=True,
+        before=None,
+    )
+    out: dict[str, Any] = {
+        "version": version,
+        "campaign": campaigns.get_campaign(caller),
+        "reph": reph.get_reph(caller, None),
+        "initiative": reph.list_initiative(caller, None, None),
+        "rosters": {side: readmodels.roster(caller, side, None) for side in sides},
+        "rg_records": {side: readmodels.rg_record(caller, side, None) for side in sides},
+        "lvp": territory.get_lvp(caller, None),
+        "dice_stats": readmodels.dice_stats(
+            caller, side=None, table=None, date=None, reverted=True, at=None
+        ),
+        "proposals": proposals.list_proposals(
+            caller, status=None, kind=None, after=0, limit=LOG_LIMIT
+        ),
+        "disputes": disputes.list_disputes(caller, after=0, limit=LOG_LIMIT),
+        "events": log,
+        "open_purchases": _open_purchases(caller),
+    }
+    groups = _map_groups(caller)
+    if groups:
+        out["map"] = _map(caller, map_group or groups[0], map_digest)
+    return out
+
+
+def _open_purchases(caller: Caller) -> list[int]:
+    """The seqs of the caller's own RG bought in the open (an RGPurchased
+    event, not a sealed record): the page offers each its own roll. Public
+    events, so this says nothing the log does not."""
+    if caller.role not in caller.campaign.sides:
+        return []
+    found = events.list_events(
+        caller,
+        after=0,
+        limit=LOG_LIMIT,
+        event_type=["RGPurchased"],
+        actor=caller.role,
+        table=None,
+        date=None,
+        reverted=True,
+        before=None,
+    )
+    return [int(item["seq"]) for item in found["items"]]
+
+
+def _map_groups(caller: Caller) -> list[str]:
+    campaign = caller.campaign
+    if campaign.ruleset.rules.setup_area_step is None:
+        return []
+    return [str(g["id"]) for g in campaign.definition_doc().get("map_groups") or ()]
+
+
+def _map(caller: Caller, map_group: str, digest: str | None) -> dict[str, Any]:
+    drawn = territory.setup_areas_svg(caller, map_group, None)
+    own = hashlib.sha256(drawn.svg.encode("utf-8")).hexdigest()[:32]
+    return {"map_group": map_group, "digest": own, "svg": None if own == digest else drawn.svg}

@@ -1,0 +1,114 @@
+"""``GET /page``, the campaign page's one read (DESIGN §12 "Cost"): each part
+is exactly what its own route answers the same caller, so the page can show
+nothing the caller could not read part by part; the map travels only when it
+changed; the log window is the one asked for.
+
+The scene holds a secret of each kind the page draws: a German Secret DR, a
+sealed RG purchase, a pending Control proposal and a dispute. Runs on SQLite
+and PostgreSQL (the ``client`` fixture)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import Game, assert_problem, created, ok
+
+pytestmark = [pytest.mark.store, pytest.mark.shared_app]
+
+ROLES = ("US", "German", "referee")
+
+
+@pytest.fixture
+def scene(kgp: Game) -> Game:
+    created(kgp.post("German", "/rolls", {"dice": 2, "purpose": "ambush", "secret": True}))
+    kgp.next_date()
+    for side in ("US", "German"):
+        kgp.advance(side, "8.619")
+    created(
+        kgp.post(
+            "German", "/rg-purchases", {"rgs": [{"rg": "I1", "map_group": "Sx"}], "secret": True}
+        )
+    )
+    created(
+        kgp.post(
+            "US",
+            "/control",
+            {"map_group": "Sx", "locations": [{"hex": "C1", "level": 0, "side": "US"}]},
+        )
+    )
+    created(kgp.post("US", "/disputes", {"seq": 2, "claim": "that roll"}))
+    return kgp
+
+
+def _parts(game: Game, role: str) -> dict[str, Any]:
+    """What each of the page's parts is, read from its own route."""
+    sides = ("US", "German")
+    return {
+        "campaign": ok(game.get(role)),
+        "reph": ok(game.get(role, "/reph")),
+        "initiative": ok(game.get(role, "/initiative")),
+        "rosters": {s: ok(game.get(role, f"/roster?side={s}")) for s in sides},
+        "rg_records": {s: ok(game.get(role, f"/rg-record?side={s}")) for s in sides},
+        "lvp": ok(game.get(role, "/lvp")),
+        "dice_stats": ok(game.get(role, "/dice-stats")),
+        "proposals": ok(game.get(role, "/proposals?limit=1000")),
+        "disputes": ok(game.get(role, "/disputes?limit=1000")),
+        "events": ok(game.get(role, "/events?after=0&limit=1000")),
+    }
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_part_of_the_page_is_its_routes_answer(scene: Game, role: str) -> None:
+    page = ok(scene.get(role, "/page?log_after=0"))
+    for name, answer in _parts(scene, role).items():
+        assert page[name] == answer, name
+    assert page["version"] == page["campaign"]["version"] == scene.version()
+    svg = scene.client.get(f"{scene.url}/setup-areas.svg?map_group=Sx", headers=scene.h(role))
+    assert page["map"]["map_group"] == "Sx"
+    assert page["map"]["svg"] == svg.text
+
+
+def test_the_opponent_reads_no_secret_in_the_page(scene: Game) -> None:
+    page = ok(scene.get("US", "/page?log_after=0"))
+    text = str(page)
+    assert "ambush" not in text
+    assert "I1" not in str(page["rg_records"]["German"])
+    stubs = [row for row in page["rg_records"]["German"]["rows"] if row.get("redacted")]
+    assert [row["cg_date"] for row in stubs][-1] == "19 PM", stubs
+
+
+def test_the_map_travels_only_when_it_changed(scene: Game) -> None:
+    first = ok(scene.get("US", "/page?map_group=Sx"))["map"]
+    assert first["svg"]
+    again = ok(scene.get("US", f"/page?map_group=Sx&map_digest={first['digest']}"))["map"]
+    assert again == {**first, "svg": None}
+    other = ok(scene.get("US", f"/page?map_group=Sy&map_digest={first['digest']}"))["map"]
+    assert other["map_group"] == "Sy" and other["svg"] and other["digest"] != first["digest"]
+    # Control agreed changes the map: the same digest sent back gets the new one.
+    (pending,) = ok(scene.get("German", "/proposals?status=pending&kind=control"))["items"]
+    ok(scene.post("German", f"/proposals/{pending['seq']}/approve"))
+    changed = ok(scene.get("US", f"/page?map_group=Sx&map_digest={first['digest']}"))["map"]
+    assert changed["svg"] and changed["digest"] != first["digest"]
+
+
+def test_the_log_is_the_window_asked_for(scene: Game) -> None:
+    version = scene.version()
+    newest = ok(scene.get("US", "/page"))["events"]["items"]
+    assert [e["seq"] for e in newest] == list(range(max(1, version - 49), version + 1))
+    tail = ok(scene.get("US", f"/page?log_after={version - 3}"))["events"]["items"]
+    assert [e["seq"] for e in tail] == [version - 2, version - 1, version]
+
+
+def test_open_purchases_are_the_callers_own_rgpurchased_events(scene: Game) -> None:
+    bought = created(
+        scene.post("US", "/rg-purchases", {"rg": "I1", "map_group": "Sx", "secret": False})
+    )
+    assert ok(scene.get("US", "/page"))["open_purchases"] == [bought["seq"]]
+    assert ok(scene.get("German", "/page"))["open_purchases"] == []
+    assert ok(scene.get("referee", "/page"))["open_purchases"] == []
+
+
+def test_an_unknown_map_group_is_refused(scene: Game) -> None:
+    problem = assert_problem(scene.get("US", "/page?map_group=Nowhere"), 422)
+    assert "Nowhere" in problem["detail"]
