@@ -69,9 +69,9 @@ function eventRow(ev) {
   };
   tools.append(h("details", {}, h("summary", {}, "dispute / undo"),
     h("form", { class: "row", onsubmit: ask("disputes", (claim) => ({ seq: ev.seq, claim })) },
-      h("input", { name: "text", required: true, maxlength: 1000, placeholder: "your claim" }), h("button", { type: "submit" }, "open dispute")),
+      h("input", { name: "text", required: true, maxlength: 1000, placeholder: "your claim", "aria-label": `your claim against event ${ev.seq}` }), h("button", { type: "submit" }, "open dispute")),
     h("form", { class: "row", onsubmit: ask("undo-requests", (reason) => ({ seqs: [ev.seq], reason })) },
-      h("input", { name: "text", required: true, maxlength: 500, placeholder: "why undo it" }), h("button", { type: "submit" }, "request undo"))));
+      h("input", { name: "text", required: true, maxlength: 500, placeholder: "why undo it", "aria-label": `why undo event ${ev.seq}` }), h("button", { type: "submit" }, "request undo"))));
   li.append(" ", tools, h("span", { class: "status", id: said, role: "status" }));
   return li;
 }

@@ -83,7 +83,7 @@ export async function drawRoll() {
       h("div", { id: "roll-drms" }), h("button", { type: "submit" }, "roll on the table")),
     h("form", { id: "free-form", onsubmit: freeRoll, class: "row" },
       h("select", { id: "free-dice", "aria-label": "dice" }, h("option", { value: 2 }, "DR"), h("option", { value: 1 }, "dr")),
-      h("input", { id: "free-purpose", required: true, maxlength: 200, placeholder: "purpose, e.g. Escape of 7-4-7 in H5" }),
+      h("input", { id: "free-purpose", required: true, maxlength: 200, placeholder: "purpose, e.g. Escape of 7-4-7 in H5", "aria-label": "purpose of the roll" }),
       h("label", { class: "inline" }, h("input", { type: "checkbox", id: "free-secret", "aria-describedby": "free-secret-note" }), " secret"),
       h("button", { type: "submit" }, "roll"),
       h("small", { id: "free-secret-note", class: "note" }, "A Secret roll is sealed (cgledger-dice/2): the opponent sees that you rolled, never its purpose, its dice or how many, until you reveal it.")),
