@@ -149,6 +149,9 @@ def server(argv: list[str], env: dict[str, str], port: int) -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait(timeout=10)
+        if proc.stderr is not None:
+            proc.stderr.close()
 
 
 def uvicorn(app: str, port: int) -> list[str]:
