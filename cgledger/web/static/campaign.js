@@ -136,7 +136,7 @@ function refreshSoon(always = false) {
   clearTimeout(pending);
   // From the feed: only if no redraw meanwhile (the player's own action's)
   // has shown it. A card left stale while the player typed: always.
-  pending = setTimeout(() => { if (always || state.feedAt > state.campaign.version) refresh().catch(() => {}); }, 250);
+  pending = setTimeout(() => { if (always || state.feedAt > state.campaign.version) refresh().catch(() => {}); }, 100);
 }
 
 // One redraw at a time; what arrives meanwhile asks for one more after it.
