@@ -3,6 +3,7 @@
 // this token sees it, so a secret can only appear where the API shows it.
 import { Api, ApiError, h, importSvg, setStatus, tokenFromFragment } from "./api.js";
 import { diceChart, lvpChart } from "./charts.js";
+import { showMap } from "./mapview.js";
 import { SEALED, verifyExport, verifyRoll, verifySealed } from "./proto.js";
 
 const $ = (id) => document.getElementById(id);
@@ -314,7 +315,7 @@ async function loadMap(fresh = () => true) {
   $("map-at-label").textContent = live ? "live" : `seq ${at.value}`;
   const text = await api.get(`${base}/setup-areas.svg?${q}`, { text: true });
   if (!fresh()) return;
-  body("map").replaceChildren(importSvg(text));
+  showMap(body("map"), text);  // mapview.js: keeps the zoom and pan across redraws
 }
 
 // DESIGN §9, §13: Control of the map group shown, for the hexes typed; a
