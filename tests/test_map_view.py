@@ -512,7 +512,16 @@ def test_the_charts_have_round_ticks_labels_that_fit_and_sides_by_shape(
 
 def test_nice_ticks_are_1_2_or_5_times_a_power_of_ten(browser_context: Any, server: str) -> None:
     page = open_page(browser_context, server + "/")
-    cases = [[0, 151], [0, 10], [0, 2], [0, 0.37], [-40, 260], [3, 3], [0, 1234567], [0, 7.5]]
+    cases: list[list[float]] = [
+        [0, 151],
+        [0, 10],
+        [0, 2],
+        [0, 0.37],
+        [-40, 260],
+        [3, 3],
+        [0, 1234567],
+        [0, 7.5],
+    ]
     got = page.evaluate(
         """async (cases) => {
             const c = await import('/ui/charts.js');
