@@ -370,10 +370,18 @@ def test_the_1200_hex_map_zooms_and_pans_until_hex_ids_are_legible(
     page.keyboard.press("+")
     assert _zoom(page) > 1
     page.keyboard.press("0")
-    # The wheel zooms at the pointer.
-    page.mouse.move(cx, cy)
+    # The wheel zooms at the pointer: the hex under it stays there, even near an edge.
+    page.locator("#map .map-viewport").scroll_into_view_if_needed()
+    cell = page.locator(f"{SVG} g[data-hex=E24] polygon.cell").bounding_box()
+    assert cell is not None
+    at = [cell["x"] + cell["width"] / 2, cell["y"] + cell["height"] / 2]
+    page.mouse.move(*at)
     page.mouse.wheel(0, -400)
     page.wait_for_function("sel => Number(document.querySelector(sel).dataset.zoom) > 1", arg=VIEW)
+    under = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('g[data-hex]')?.dataset.hex", at
+    )
+    assert under == "E24"
     # The legend and the title are outside the zoomed map, below and above it.
     assert page.locator(f"{SVG} g.legend").count() == 0
     legend = page.locator("#map .map-key svg.map-legend g.legend").bounding_box()

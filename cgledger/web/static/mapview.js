@@ -85,7 +85,9 @@ function build(container) {
     state.k = clamp(state.k, 1, kmax);
     const scale = fit * state.k;
     const vw = W / scale, vh = H / scale;
-    const centre = (c, x0, w, v) => (v >= w ? x0 + w / 2 : clamp(c, x0 + v / 2, x0 + w - v / 2));
+    // The whole map when it fits that way; else the view's centre stays over
+    // the map, so that the point under the pointer stays put even at an edge.
+    const centre = (c, x0, w, v) => (v >= w ? x0 + w / 2 : clamp(c, x0, x0 + w));
     state.cx = centre(state.cx, box.x, box.w, vw);
     state.cy = centre(state.cy, box.y, box.h, vh);
     const r = (v) => Math.round(v * 100) / 100;
@@ -142,8 +144,10 @@ function build(container) {
   viewport.addEventListener("wheel", (e) => {
     const unit = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1;
     const at = viewport.getBoundingClientRect();
-    // The page scrolls on where the map cannot zoom any further that way.
-    if (zoomBy(Math.exp(-e.deltaY * unit * 0.002), e.clientX - at.left, e.clientY - at.top)) e.preventDefault();
+    // Over a zoomed map the wheel only zooms; over the whole map, wheeling
+    // out (it cannot zoom out further) scrolls the page on.
+    const zoomed = zoomBy(Math.exp(-e.deltaY * unit * 0.002), e.clientX - at.left, e.clientY - at.top);
+    if (zoomed || state.k > 1 + EPS) e.preventDefault();
   }, { passive: false });
 
   viewport.addEventListener("dblclick", (e) => {
