@@ -152,12 +152,15 @@ def test_one_hex_element_per_hex_with_its_status_and_area() -> None:
 def test_the_tooltip_reads_status_area_strategic_and_isolated() -> None:
     drawn = _hexes(_render())
     tips = {hx: el.findtext(f"{NS}title") for hx, el in drawn.items()}
-    assert tips["J21"] == "J21 - US Setup Area B - Strategic - Isolated"
-    assert tips["I20"] == "I20 - No Man's Land"
-    assert tips["E18"] == "E18 - Uncontrolled Territory"
-    assert tips["F20"] == "F20 - Uncontrolled Territory - not Enterable"
+    # Each hex says who Controls it (DESIGN §12), right after its status.
+    assert tips["J21"] == "J21 - US Setup Area B - Controlled by US (A26.11) - Strategic - Isolated"
+    assert tips["I20"] == "I20 - No Man's Land - not Controlled"
+    assert tips["E18"] == "E18 - Uncontrolled Territory - not Controlled"
+    assert tips["F20"] == "F20 - Uncontrolled Territory - not Controlled - not Enterable"
     assert tips["K23"] is not None
-    assert tips["K23"].startswith("K23 - US Setup Area C - Strategic (G: ")
+    assert tips["K23"].startswith(
+        "K23 - US Setup Area C - Controlled by US (A26.11) - Strategic (G: "
+    )
     assert tips["J19"] is not None
     assert "level 1: German" in tips["J19"]
     assert "level 2: US, Isolated" in tips["J19"]
@@ -357,7 +360,9 @@ def test_text_from_the_user_is_escaped() -> None:
     root = ET.fromstring(svg)
     drawn = _hexes(root)
     assert drawn[NASTY].get("data-area") == NASTY
-    assert drawn[NASTY].findtext(f"{NS}title") == f"{NASTY} - US Setup Area {NASTY}"
+    assert (
+        drawn[NASTY].findtext(f"{NS}title") == f"{NASTY} - US Setup Area {NASTY} - not Controlled"
+    )
     heading = root.findtext(f"{NS}title") or ""
     assert heading.startswith(f"Map {NASTY}")
     assert NASTY in heading.split(" - CG Date ")[1]
@@ -413,15 +418,19 @@ def test_hexes_are_flat_topped_at_their_axial_place_inside_the_viewbox() -> None
         ys = sorted(y for _, y in _points(polygon))
         assert ys[0] == pytest.approx(ys[1], abs=0.11)
         assert ys[1] < ys[2] - 5
-    # The map lies below the title and the legend.
-    legend_bottom = max(
-        float(r.get("y") or 0) + float(r.get("height") or 0)
+    # The map lies below the title, and the legend below the map in its own
+    # region (DESIGN §12: the legend does not crowd the map).
+    title = next(t for t in root.iter(f"{NS}text") if t.get("class") == "map-title")
+    legend_top = min(
+        float(r.get("y") or 0)
         for g in root.iter(f"{NS}g")
         if g.get("class") == "legend"
         for r in g.iter(f"{NS}rect")
     )
     tops = [min(y for _, y in _points(_cell(el))) for el in drawn.values()]
-    assert legend_bottom < min(tops) < legend_bottom + 30
+    bottoms = [max(y for _, y in _points(_cell(el))) for el in drawn.values()]
+    assert float(title.get("y") or 0) < min(tops) < float(title.get("y") or 0) + 30
+    assert max(bottoms) < legend_top < max(bottoms) + 30
     # The drawing starts near the margin.
     lefts = [min(x for x, _ in _points(_cell(el))) for el in drawn.values()]
     assert 0 < min(lefts) < 30

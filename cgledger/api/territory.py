@@ -206,7 +206,11 @@ def install_territory_routes(app: FastAPI) -> None:
     ) -> RawResponse:
         """The Setup Areas drawn as an SVG map: hexes at their coordinates with
         their ids, each side's Setup Areas in its colour, No Man's Land
-        hatched, Strategic Locations outlined, Isolated areas marked."""
+        hatched, Strategic Locations outlined, Isolated areas marked; who
+        Controls each Location now (a tag with the side's name; a pending
+        proposal changes nothing), and the Fortifications the caller's role
+        is given (its own side's set up in secret, everyone's placed on-map),
+        with a legend below the map."""
         found = territory.setup_areas_svg(caller, map_group, at)
         headers = {"ETag": f'"{found.version}"'}
         return RawResponse(found.svg, media_type="image/svg+xml", headers=headers)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from cgledger.projections.map_marks import control_in_force, fortifications_seen
 from cgledger.projections.setup_map import render_svg
 from cgledger.projections.territory import control_view, lvp_view
 from cgledger.service.session import Asked, Caller, Written, as_of, run
@@ -59,12 +60,23 @@ class Svg:
 
 
 def setup_areas_svg(caller: Caller, map_group: str | None, at: int | None) -> Svg:
-    """The Setup Areas drawn as an SVG map (``cgledger.projections.setup_map``)."""
+    """The Setup Areas drawn as an SVG map (``cgledger.projections.setup_map``)
+    for the caller: who Controls each Location now, and the Fortifications the
+    caller's role is given (``cgledger.projections.map_marks``)."""
     campaign = as_of(caller.ledger, caller.campaign, at)
     view = campaign.setup_areas_view(map_group)
-    data = campaign.map_group_data(view["map_group"])
+    group = view["map_group"]
+    data = campaign.map_group_data(group)
     coords = dict(zip(data.grid.ids, data.grid.coords, strict=True))
-    title = f"{campaign.title or campaign.cid}: {view['title'] or view['map_group']}"
+    title = f"{campaign.title or campaign.cid}: {view['title'] or group}"
     highlight = campaign.ruleset.rules.map_highlight
-    svg = render_svg({**view, "at": at}, coords, campaign.sides, title=title, highlight=highlight)
+    svg = render_svg(
+        {**view, "at": at},
+        coords,
+        campaign.sides,
+        title=title,
+        highlight=highlight,
+        control=control_in_force(campaign, group),
+        fortifications=fortifications_seen(campaign, group, caller.role),
+    )
     return Svg(svg, caller.campaign.version)

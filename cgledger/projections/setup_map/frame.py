@@ -4,9 +4,9 @@ the :class:`Frame` every part of the drawing is placed in."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
 
 from cgledger.projections.setup_map.style import SQRT3, num
 
@@ -45,12 +45,21 @@ class Geometry:
 @dataclass(frozen=True)
 class Frame:
     """What every part of one drawing reads: the geometry, each hex's axial
-    (q, r), the sides' (fill, stroke) and the status highlighted in yellow."""
+    (q, r), the sides' (fill, stroke) and the status highlighted in yellow;
+    the sides' Control tags, the rule that makes Setup Areas (``step``), the
+    Control in force by hex (``None``: as the answer has it), the
+    Fortifications the viewer is given, by hex, and whether the Setup Areas
+    are frozen (determined from the Control of then)."""
 
     geo: Geometry
     at_hex: Mapping[str, tuple[int, int]]
     colours: Mapping[str, tuple[str, str]]
     highlight: str
+    tags: Mapping[str, str] = field(default_factory=dict)
+    step: str | None = None
+    control: Mapping[str, str | None] | None = None
+    forts: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
+    frozen: bool = False
 
     def at(self, hx: str) -> tuple[float, float]:
         """The centre of hex ``hx``, in px."""

@@ -9,11 +9,18 @@ from typing import Any, Final
 
 from cgledger.domain.territory import MARKERS, NML, UNCONTROLLED
 from cgledger.projections.setup_map.frame import Frame
+from cgledger.projections.setup_map.marks import (
+    control_outline,
+    control_tag,
+    fort_mark,
+    fort_text,
+)
 from cgledger.projections.setup_map.style import (
     BLOCKED_SHADE,
     GRID_STROKE,
     GRID_WIDTH,
     HALO,
+    HEX_ID_FONT,
     ISO_MARK,
     NO_SIDE,
     STRATEGIC_WIDTH,
@@ -41,16 +48,32 @@ def _status_text(status: str, area: object) -> str:
     return f"{status} Setup Area" if area is None else f"{status} Setup Area {area}"
 
 
-def _tooltip(h: Mapping[str, Any], status: str, area: object, ground: object) -> str:
+def _control_text(status: str, ground: object, frame: Frame, shown: object) -> str:
+    """Who Controls the hex's ground Location (A26.11), in force; why its
+    Setup Area can be another side's; and, on a frozen map, who did when the
+    Setup Areas were determined."""
+    if ground is None:
+        text = "not Controlled"
+    else:
+        text = f"Controlled by {ground} (A26.11"
+        if shown != ground and frame.control is not None and frame.frozen:
+            text += f"; {shown or 'nobody'} when the Setup Areas were determined"
+        text += ")"
+        if status not in (NML, UNCONTROLLED) and status != ground:
+            by = f" by {frame.step}" if frame.step else ""
+            text += f", yet in the {status} Setup Area{by}"
+    return text
+
+
+def _tooltip(h: Mapping[str, Any], status: str, area: object, ground: object, frame: Frame) -> str:
     parts = [str(h.get("hex")), _status_text(status, area)]
+    parts.append(_control_text(status, ground, frame, h.get("controlled_by")))
     if h.get("strategic"):
         marker = h.get("marker")
         if marker is not None:
             parts.append(f"Strategic ({marker}: {MARKERS.get(str(marker), marker)})")
         else:
             parts.append("Strategic")
-    if ground is not None and ground != status:
-        parts.append(f"Controlled by {ground}")
     if h.get("isolated") is True:
         parts.append("Isolated")
     if h.get("enterable") is False:
@@ -60,6 +83,7 @@ def _tooltip(h: Mapping[str, Any], status: str, area: object, ground: object) ->
         if level.get("isolated") is True:
             text += ", Isolated"
         parts.append(text)
+    parts += [fort_text(item) for item in frame.forts.get(str(h.get("hex")), ())]
     return " - ".join(parts)
 
 
@@ -70,7 +94,7 @@ def hex_group(h: Mapping[str, Any], frame: Frame) -> str:
     hx = str(h.get("hex"))
     status = str(h.get("status") or UNCONTROLLED)
     area = h.get("area")
-    ground = h.get("controlled_by")
+    ground = h.get("controlled_by") if frame.control is None else frame.control.get(hx)
     cx, cy = frame.at(hx)
     fill = status_fill(status, frame.highlight, colours)
     strategic = bool(h.get("strategic"))
@@ -80,10 +104,16 @@ def hex_group(h: Mapping[str, Any], frame: Frame) -> str:
         classes += " strategic"
     if isolated:
         classes += " isolated"
+    if ground is not None:
+        classes += " controlled"
+    other = ground is not None and status not in (NML, UNCONTROLLED) and status != ground
+    if other:
+        classes += " control-other"
     parts = [
         f'<g class="{classes}" data-hex="{esc(hx)}" data-status="{esc(status)}"'
-        f' data-area="{esc("" if area is None else area)}">'
-        f"<title>{esc(_tooltip(h, status, area, ground))}</title>"
+        f' data-area="{esc("" if area is None else area)}"'
+        f' data-control="{esc("" if ground is None else ground)}">'
+        f"<title>{esc(_tooltip(h, status, area, ground, frame))}</title>"
         f'<polygon class="cell" points="{geo.points(cx, cy)}" fill="{fill}"'
         f' stroke="{GRID_STROKE}" stroke-width="{num(GRID_WIDTH)}"/>'
     ]
@@ -98,27 +128,36 @@ def hex_group(h: Mapping[str, Any], frame: Frame) -> str:
             f'<polygon class="strategic-outline" points="{geo.points(cx, cy, 0.84)}"'
             f' fill="none" stroke="{stroke}" stroke-width="{num(STRATEGIC_WIDTH)}"/>'
         )
+    if other:
+        parts.append(control_outline(str(ground), cx, cy, frame))
     if isolated:
         parts.append(
             f'<polygon class="iso-outline" points="{geo.points(cx, cy, 0.68)}" fill="none"'
             f' stroke="{ISO_MARK}" stroke-width="1.5" stroke-dasharray="3 2"/>'
-            f'<text class="iso-mark" x="{num(cx + 0.3 * s)}" y="{num(cy + 0.64 * s)}"'
-            f' font-size="{num(0.44 * s)}" font-weight="bold" text-anchor="middle"'
+            f'<text class="iso-mark" x="{num(cx + 0.44 * s)}" y="{num(cy + 0.7 * s)}"'
+            f' font-size="{num(0.36 * s)}" font-weight="bold" text-anchor="middle"'
             f' fill="{ISO_MARK}"{HALO}>\u2715</text>'
         )
     parts.append(
-        f'<text class="hex-id" x="{num(cx)}" y="{num(cy - 0.5 * s)}" font-size="{num(0.3 * s)}"'
-        f' text-anchor="middle" fill="{TEXT}"{HALO}>{esc(hx)}</text>'
+        f'<text class="hex-id" x="{num(cx)}" y="{num(cy - 0.48 * s)}"'
+        f' font-size="{num(HEX_ID_FONT * s)}" text-anchor="middle" fill="{TEXT}"{HALO}>'
+        f"{esc(hx)}</text>"
     )
+    if ground is not None:
+        tag = frame.tags.get(str(ground)) or str(ground)[:3]
+        parts.append(control_tag(str(ground), tag, cx, cy + 0.6 * s, frame))
+    forts = frame.forts.get(hx)
+    if forts:
+        parts.append(fort_mark(forts, cx, cy, frame))
     marker = h.get("marker")
     if marker is not None:
-        m = 0.38 * s
-        mx, my = cx - 0.42 * s, cy + 0.48 * s
+        m = 0.34 * s
+        mx, my = cx - 0.55 * s, cy + 0.08 * s
         parts.append(
             f'<g class="marker" data-marker="{esc(marker)}">'
             f'<rect x="{num(mx - m / 2)}" y="{num(my - m / 2)}" width="{num(m)}" height="{num(m)}"'
             f' fill="#ffffff" stroke="{TEXT}" stroke-width="1"/>'
-            f'<text x="{num(mx)}" y="{num(my + 0.13 * s)}" font-size="{num(0.34 * s)}"'
+            f'<text x="{num(mx)}" y="{num(my + 0.11 * s)}" font-size="{num(0.3 * s)}"'
             f' font-weight="bold" text-anchor="middle" fill="{TEXT}">{esc(marker)}</text></g>'
         )
     parts += _badges(h.get("levels") or (), ground, cx, cy, s, colours)

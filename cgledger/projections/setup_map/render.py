@@ -1,5 +1,6 @@
-"""The whole map: :func:`render_svg` lays out the title, the legend and the
-hexes, then draws the hexes, the area boundaries and the area labels."""
+"""The whole map: :func:`render_svg` lays out the title, the map and the
+legend below it, then draws the hexes, the area boundaries and the area
+labels, and the legend."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from cgledger.domain.territory import NML, UNCONTROLLED
 from cgledger.projections.setup_map.areas import boundaries, labels
 from cgledger.projections.setup_map.frame import Frame, Geometry
 from cgledger.projections.setup_map.hexes import hex_group
-from cgledger.projections.setup_map.legend import LEGEND_CELL, LEGEND_ROW, legend
+from cgledger.projections.setup_map.legend import LEGEND_CELL, LEGEND_PAD, draw, layout, sections
+from cgledger.projections.setup_map.marks import control_patterns, side_tags
 from cgledger.projections.setup_map.style import (
+    BOX_PAD,
     HEX_SIZE,
+    LEGEND_GAP,
     MARGIN,
     NML_LINE,
     NML_PALE,
@@ -33,6 +37,8 @@ def render_svg(
     *,
     title: str,
     highlight: str = NML,
+    control: Mapping[str, str | None] | None = None,
+    fortifications: Mapping[str, Any] | None = None,
 ) -> str:
     """The ``GET /setup-areas`` answer (DESIGN §9) drawn as a standalone SVG
     document, as the players mark the reduced-size map (MARKING THE MAP after
@@ -43,11 +49,22 @@ def render_svg(
     as badges. ``coords`` maps every hex id to its axial (q, r); a hex of the
     answer without coordinates is a ``ValueError``. ``highlight``: the status
     the players highlight in yellow (No Man's Land by MARKING THE MAP after
-    8.6057; Uncontrolled Territory by 9.6055); the other is plain."""
+    8.6057; Uncontrolled Territory by 9.6055); the other is plain.
+
+    Each hex also says who Controls its ground Location (``marks``): from
+    ``control`` (hex -> side, the Control in force; a hex not in it is
+    uncontrolled) or, without it, from the answer's ``controlled_by``.
+    ``fortifications``: ``{"rules": {"set_up", "on_map"}, "items": [{"side",
+    "hex", "level", "type", "count", "shown", "rule"}]}``, the Fortifications
+    the viewer is given (``None``: the ruleset keeps none; no legend for them).
+
+    The title is on top, the map below it in its own region (``g.map-area``,
+    whose ``data-box`` is its x, y, width and height: the page zooms into it),
+    and the legend below the map in another (``g.legend``, its ``data-box`` too)."""
     s = HEX_SIZE
     hexes: list[Mapping[str, Any]] = list(answer.get("hexes") or ())
     areas: list[Mapping[str, Any]] = list(answer.get("areas") or ())
-    colours = _all_colours(sides, hexes, areas)
+    colours = _all_colours(sides, hexes, areas, control)
     at_hex = _placed(hexes, coords)
     if at_hex:
         q_min = min(q for q, _ in at_hex.values())
@@ -59,20 +76,38 @@ def render_svg(
     else:
         q_min, y_min, map_w, map_h = 0, 0.0, 0.0, 0.0
 
-    # Header: the title line, then the legend in as many columns as fit.
-    content_w = max(map_w, 3 * LEGEND_CELL)
-    items = legend(colours, highlight)
-    per_row = max(1, int(content_w // LEGEND_CELL))
-    header_h = TITLE_FONT + 12 + -(-len(items) // per_row) * LEGEND_ROW + 8
+    forts: dict[str, list[Mapping[str, Any]]] = {}
+    for item in (fortifications or {}).get("items") or ():
+        if str(item.get("hex")) in at_hex:
+            forts.setdefault(str(item.get("hex")), []).append(item)
+    step = answer.get("step")
+    frame = Frame(
+        Geometry(s, q_min, y_min, MARGIN, MARGIN + TITLE_FONT + 12),
+        at_hex,
+        colours,
+        highlight,
+        tags=side_tags(colours),
+        step=None if step is None else str(step),
+        control=control,
+        forts=forts,
+        frozen=bool(answer.get("frozen")),
+    )
+    found = sections(frame, None if fortifications is None else fortifications.get("rules") or {})
+    # The legend: at most three columns wide, so that the page shows it unscaled.
+    legend_w = min(max(map_w, 2 * LEGEND_CELL), 3 * LEGEND_CELL) + 2 * LEGEND_PAD
+    content_w = max(map_w, legend_w)
+    map_top = MARGIN + TITLE_FONT + 12
+    legend_top = map_top + map_h + LEGEND_GAP
+    _, legend_h = layout(found, legend_w)
     width = content_w + 2 * MARGIN
-    height = MARGIN + header_h + map_h + MARGIN
-    geo = Geometry(s, q_min, y_min, MARGIN, MARGIN + header_h)
-    frame = Frame(geo, at_hex, colours, highlight)
+    height = legend_top + legend_h + MARGIN
 
     state = "frozen" if answer.get("frozen") else "live"
     heading = f"{title} - CG Date {answer.get('cg_date') or '?'} - {state}"
     if answer.get("at") is not None:
         heading += f" - at #{answer.get('at')}"
+    pad = BOX_PAD
+    box = f"{num(MARGIN - pad)} {num(map_top - pad)} {num(map_w + 2 * pad)} {num(map_h + 2 * pad)}"
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width)}" height="{num(height)}"'
         f' viewBox="0 0 {num(width)} {num(height)}" font-family="Helvetica, Arial, sans-serif"'
@@ -84,29 +119,29 @@ def render_svg(
         ' patternTransform="rotate(45)">'
         f'<rect width="6" height="6" fill="{NML_PALE}"/>'
         f'<line x1="1.5" y1="0" x2="1.5" y2="6" stroke="{NML_LINE}" stroke-width="1.8"/>'
-        "</pattern></defs>"
-        '<rect width="100%" height="100%" fill="#ffffff"/>'
+        f"</pattern>{control_patterns(colours)}</defs>"
+        '<rect class="paper" width="100%" height="100%" fill="#ffffff"/>'
         f'<text class="map-title" x="{num(MARGIN)}" y="{num(MARGIN + TITLE_FONT)}"'
         f' font-size="{num(TITLE_FONT)}" font-weight="bold" fill="{TEXT}">{esc(heading)}</text>'
-        '<g class="legend">'
-    ]
-    top = MARGIN + TITLE_FONT + 12
-    out += [
-        item(MARGIN + (k % per_row) * LEGEND_CELL, top + (k // per_row) * LEGEND_ROW)
-        for k, item in enumerate(items)
+        f'<g class="map-area" data-box="{box}">'
     ]
     # The hexes, then the area boundaries, then the area labels above them.
-    out.append('</g><g class="hexes">')
+    out.append('<g class="hexes">')
     out += [hex_group(h, frame) for h in hexes]
     out.append("</g>")
     out.append(boundaries(hexes, frame))
     out.append(labels(areas, frame))
+    out.append("</g>")
+    out.append(draw(found, MARGIN, legend_top, legend_w))
     out.append("</svg>")
     return "".join(out)
 
 
 def _all_colours(
-    sides: Sequence[str], hexes: Sequence[Mapping[str, Any]], areas: Sequence[Mapping[str, Any]]
+    sides: Sequence[str],
+    hexes: Sequence[Mapping[str, Any]],
+    areas: Sequence[Mapping[str, Any]],
+    control: Mapping[str, str | None] | None,
 ) -> dict[str, tuple[str, str]]:
     """The sides' colours in their order, then those of any other side that
     the answer names, in the order it first names them."""
@@ -124,6 +159,8 @@ def _all_colours(
             note(level.get("controlled_by"))
     for area in areas:
         note(area.get("side"))
+    for side in (control or {}).values():
+        note(side)
     return colours
 
 

@@ -15,6 +15,10 @@ from cgledger.domain.territory import NML, UNCONTROLLED
 #: The hex radius (centre to corner), in px.
 HEX_SIZE: Final = 24.0
 MARGIN: Final = 12.0
+#: Around the map's region (its ``data-box``), for the strokes at its edge.
+BOX_PAD: Final = 4.0
+#: Between the map and the legend below it.
+LEGEND_GAP: Final = 16.0
 SQRT3: Final = math.sqrt(3.0)
 
 #: (fill, stroke) of the sides by their index in ``sides``.
@@ -43,6 +47,8 @@ AREA_WIDTH: Final = 2.0
 STRATEGIC_WIDTH: Final = 3.5
 
 TITLE_FONT: Final = 16.0
+#: A hex id's font size, in hex radii (the page zooms the map to read it).
+HEX_ID_FONT: Final = 0.3
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 

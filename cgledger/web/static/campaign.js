@@ -3,12 +3,13 @@
 // this token sees it, so a secret can only appear where the API shows it.
 // A redraw is one request (GET /page, DESIGN §12 Cost); each card draws its
 // part of that answer (reph.js, forms.js, requests.js, log.js, roll.js).
-import { h, importSvg, setStatus } from "./api.js";
+import { h, setStatus } from "./api.js";
 import { diceChart, lvpChart } from "./charts.js";
 import { $, act, api, base, body, cid, fmt, mapGroups, onRedraw, problem, state } from "./ctx.js";
 import { setupExport } from "./exports.js";
 import { drawPurchases, drawRosters } from "./forms.js";
 import { drawLog, logAfter, olderEvents, reloadLog } from "./log.js";
+import { showMap } from "./mapview.js";
 import { drawReph } from "./reph.js";
 import { drawRequests } from "./requests.js";
 import { drawRoll, onRolled } from "./roll.js";
@@ -74,7 +75,7 @@ function drawMap(page) {
   if (!page.map || !mapLive()) return;
   $("map-at-label").textContent = "live";
   state.mapDigest = page.map.digest;
-  if (page.map.svg !== null) body("map").replaceChildren(importSvg(page.map.svg));
+  if (page.map.svg !== null) showMap(body("map"), page.map.svg);
 }
 
 // The map as it was at an earlier event (the slider): its own request.
@@ -87,7 +88,7 @@ async function loadMapAt(fresh = () => true) {
   const text = await api.get(`${base}/setup-areas.svg?${q}`, { text: true });
   if (!fresh()) return;
   state.mapDigest = null;
-  body("map").replaceChildren(importSvg(text));
+  showMap(body("map"), text);
 }
 
 // DESIGN §9, §13: Control of the map group shown, for the hexes typed; a
