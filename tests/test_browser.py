@@ -295,7 +295,7 @@ def cell_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def paper_text(col: dict[str, Any], item: dict[str, Any], names: dict[str, str]) -> str:
+def paper_text(col: dict[str, Any], item: dict[str, Any]) -> str:
     """How the page writes a field on its paper form (forms.js ``cell``): by
     the column's ``kind`` ("I1 (4), HW1 (3)" for the RG Purchased), or
     "hidden" where the API names the column in the item's ``hidden``."""
@@ -308,7 +308,7 @@ def paper_text(col: dict[str, Any], item: dict[str, Any], names: dict[str, str])
     elif kind == "pieces":
         text = ", ".join(p["name"] + ("" if p["received"] else " (forfeit)") for p in value) or "–"
     elif kind == "fortifications":
-        text = ", ".join(f"{names.get(t, t)} ×{n}" for t, n in value.items()) or "–"
+        text = ", ".join(f"{t} ×{n}" for t, n in value.items()) or "–"
     elif kind == "list":
         text = "; ".join(value) or "–"
     else:
@@ -318,12 +318,12 @@ def paper_text(col: dict[str, Any], item: dict[str, Any], names: dict[str, str])
     return text
 
 
-def paper_lines(view: dict[str, Any], items: str, names: dict[str, str]) -> list[dict[str, str]]:
+def paper_lines(view: dict[str, Any], items: str) -> list[dict[str, str]]:
     """The cells the page shows for each of ``view[items]`` (a roster's lines,
     a record's rows other than stubs), by column."""
     cols = view["paper"]["columns"]
     return [
-        {c["key"]: paper_text(c, item, names) for c in cols}
+        {c["key"]: paper_text(c, item) for c in cols}
         for item in view[items]
         if not item.get("redacted")
     ]
@@ -350,7 +350,7 @@ def test_the_rosters_on_the_page_are_the_apis(
             # The page draws the paper CG Roster's columns (8.6162, 8.619,
             # 8.622, 8.621, 8.6032): the API names them in ``paper``.
             view = remote.get(role, f"/roster?side={side}")
-            want = paper_lines(view, "lines", view["paper"]["fortification_types"])
+            want = paper_lines(view, "lines")
             assert page_roster(page, side) == want, (role, side)
         shot(page, tmp_path, f"roster-{role}")
         page.close()

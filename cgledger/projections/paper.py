@@ -6,7 +6,7 @@ forms with a rule number on every column.
 A column names the field of a roster line (or record row) that fills it
 (``key``), how that field is written (``kind``: ``text``; ``rg_list``, RG
 IDs with the CPP expended, "I1 (4), HW1 (3)"; ``pieces``, SW or Equipment
-received; ``fortifications``, a tally by type; ``list``), and whether the
+received; ``fortifications``, a tally by type id; ``list``), and whether the
 paper form has it (``paper``) or the ledger adds it (e.g. the rolls an RG
 still needs). The words of ``text`` are the seeds' where the seeds say what
 the column holds; where the seed is cut ("SW/", "Pltn/", "Setup/" in
@@ -180,8 +180,8 @@ def _head(rule: str, maximum: str) -> tuple[Column, ...]:
 
 
 KGP_RECORD = _record("8.6198", "8.620", *_head("8.6198", "8.6196"), *(
-    Column("strength", "Str.", "8.6198", "(German RG only) \"F\" for a Full, or \"D\" for a "
-           "Depleted, RG, as determined in RePh step 8.6201"),
+    Column("strength", "Str.", "8.6198", "(German RG only) the RG's strength, \"F\" or \"D\", "
+           "as determined in RePh step 8.6201"),
     Column("units", "# Units", "8.6198", "The number of units received in that RG of the "
            "Unit Type listed in the RG Chart"),
     Column("quality", "Quality", "8.6198", "the unit type, if subject to Quality (8.6202)"),
@@ -196,8 +196,8 @@ KGP_RECORD = _record("8.6198", "8.620", *_head("8.6198", "8.6196"), *(
 ))  # fmt: skip
 
 ABTF_RECORD = _record("9.6178", "9.618", *_head("9.6178", "9.6176"), *(
-    Column("strength", "Str", "9.6178", "\"F\" for a Full, \"D\" for a Depleted, RG, as "
-           "determined in RePh step 9.6181"),
+    Column("strength", "Str", "9.6178", "the RG's strength, \"F\" or \"D\", as determined "
+           "in RePh step 9.6181"),
     Column("units", "# Units", "9.6178", "The number of units received in that RG of the "
            "Unit Type listed in the RG Chart"),
     Column("sw", "SW Received", "9.6178", "the number and type of each Weapon received "
@@ -250,13 +250,14 @@ def _named(keys: list[str] | tuple[str, ...], rule: str | None) -> Form:
     ))  # fmt: skip
 
 
-def roster_form(ruleset_id: str, columns: list[str], fort_names: dict[str, str]) -> dict[str, Any]:
+def roster_form(ruleset_id: str, columns: list[str]) -> dict[str, Any]:
     """The paper CG Roster of ``ruleset_id`` (``columns``: the roster's own,
-    for a ruleset not described here); ``fortification_types``: the name of
-    each Fortification type on its Purchase Table, for the tally."""
+    for a ruleset not described here). The Fortifications tally names each
+    type by its id, as the line does: a table of the types' names in every
+    answer would put the ids of what may be bought in secret into the
+    opponent's reads, which tests/test_purchases_secrecy.py scans for."""
     form = ROSTERS.get(ruleset_id) or _named(columns, None)
-    title = form.title or "CG Roster"
-    return Form(title, form.rule, form.columns).view(fortification_types=fort_names)
+    return Form(form.title or "CG Roster", form.rule, form.columns).view()
 
 
 def record_form(ruleset_id: str, rule: str | None, fort_rule: str | None) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def roster_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]:
         "conditions": conditions(campaign),
         **rules.roster(campaign, side, visible_to(campaign, viewer)),
     }
-    out["paper"] = paper.roster_form(campaign.ruleset_id, out["columns"], _fort_names(campaign))
+    out["paper"] = paper.roster_form(campaign.ruleset_id, out["columns"])
     keys = {c["key"] for c in out["paper"]["columns"]}
     if out.get("lines") and keys & set(paper.LVP_KEYS):
         out["lines"] = [_with_lvp(campaign, side, line) for line in out["lines"]]
@@ -49,12 +49,6 @@ def _with_lvp(campaign: Campaign, side: str, line: dict[str, Any]) -> dict[str, 
         "cg_lvp": row["cg_lvp"].get(side),
         "win": row.get("winner"),
     }
-
-
-def _fort_names(campaign: Campaign) -> dict[str, str]:
-    """The names of the Fortification Purchase Table's types (8.621, 9.619)."""
-    table = getattr(getattr(campaign.ruleset.rules, "purchases", None), "fort_table", None)
-    return {} if table is None else {t.id: t.name for t in table.types}
 
 
 def visible_to(campaign: Campaign, viewer: str) -> Callable[[int | None], bool]:

@@ -53,8 +53,7 @@ class RosterView(_Open):
     lines: list[dict[str, Any]] | None = None
     #: Results that last (DESIGN §8), as on the campaign.
     conditions: dict[str, Any] = {}
-    #: The paper CG Roster's columns (8.6162, 8.619, 8.621, 8.622, 8.6032),
-    #: with ``fortification_types``: each Fortification type's name.
+    #: The paper CG Roster's columns (8.6162, 8.619, 8.621, 8.622, 8.6032).
     paper: PaperForm | None = None
 
 

@@ -13,12 +13,12 @@ import { act, api, base, body, fmt, state } from "./ctx.js";
 
 // How a field is written on the paper (the column's ``kind``): "I1 (4), HW1 (3)"
 // for the RG Purchased, each SW received, a tally of Fortifications by type.
-export function cellText(kind, value, names = {}) {
+export function cellText(kind, value) {
   if (value === null || value === undefined) return "–";
   if (kind === "rg_list" && Array.isArray(value)) return value.length ? value.map((p) => `${p.rg} (${p.cpp})`).join(", ") : "–";
   if (kind === "pieces" && Array.isArray(value)) return value.length ? value.map((p) => `${p.name}${p.received === false ? " (forfeit)" : ""}`).join(", ") : "–";
   if (kind === "fortifications" && typeof value === "object") {
-    const tally = Object.entries(value).map(([type, n]) => `${names[type] || type} ×${n}`);
+    const tally = Object.entries(value).map(([type, n]) => `${type} ×${n}`);
     return tally.length ? tally.join(", ") : "–";
   }
   if (kind === "list" && Array.isArray(value)) return value.length ? value.join("; ") : "–";
@@ -27,10 +27,10 @@ export function cellText(kind, value, names = {}) {
 
 // A column named in the line's ``hidden`` shows "hidden"; an RG Purchased
 // column shows the RG the viewer may see (bought in the open) and "+ hidden".
-function cell(col, item, names) {
+function cell(col, item) {
   const value = item[col.key];
   const hidden = (item.hidden || []).includes(col.key) || (col.key === "needs" && value === null);
-  let text = cellText(col.kind, value, names);
+  let text = cellText(col.kind, value);
   if (hidden) text = col.kind === "rg_list" && Array.isArray(value) && value.length ? `${text} + hidden` : "hidden";
   return h("td", { dataset: { col: col.key }, class: hidden ? "hidden-value" : null, title: hidden ? "hidden from you until revealed" : null }, text);
 }
@@ -107,9 +107,8 @@ function conditionNotes(conditions) {
 function rosterSheet(side, v) {
   if (!v || v instanceof Error) return failed("roster", side, v);
   const form = v.paper || { title: "CG Roster", rule: null, columns: v.columns.map((key) => ({ key, label: key.replaceAll("_", " "), rule: null, text: key, kind: "text", paper: false })) };
-  const names = form.fortification_types || {};
   const prefix = `roster-${slug(side)}`;
-  const rows = (v.lines || []).map((line) => h("tr", { dataset: { date: line.cg_date } }, form.columns.map((col) => cell(col, line, names))));
+  const rows = (v.lines || []).map((line) => h("tr", { dataset: { date: line.cg_date } }, form.columns.map((col) => cell(col, line))));
   const extra = [];
   // SG 3.4: the Purchase Points spent and left, once every purchase is visible.
   if ("purchase_points_spent" in v) {
@@ -135,14 +134,14 @@ export function drawRosters(page) {
 // rolls each RG needs (8.620, 9.618). The opponent's record is stubs.
 
 // A Fortification as the setup record gives it: its type, hex and level.
-function placedText(item, names) {
+function placedText(item) {
   const level = item.level ? ` level ${item.level}` : "";
-  return `${names[item.type] || item.type} ${item.hex || ""}${level}${item.count > 1 ? ` ×${item.count}` : ""}`.trim();
+  return `${item.type} ${item.hex || ""}${level}${item.count > 1 ? ` ×${item.count}` : ""}`.trim();
 }
 
 // 8.621/8.6242/8.6073: the Fortifications set up (a secret record is a stub)
 // and those placed on-map.
-function fortSheet(forts, rules, names) {
+function fortSheet(forts, rules) {
   const placed = forts.placed || [];
   const onMap = forts.placed_on_map || [];
   if (!placed.length && !onMap.length) return null;
@@ -152,15 +151,15 @@ function fortSheet(forts, rules, names) {
       h("thead", {}, h("tr", {}, ["CG Date", "Map Group", "Fortifications (Location)"].map((t) => h("th", { scope: "col", title: `${rules.setup || ""} ${t}`.trim() }, t)))),
       h("tbody", {}, placed.map((p) => (p.redacted
         ? h("tr", { class: "redacted", dataset: { seq: p.seq } }, h("td", {}, p.cg_date), h("td", { colspan: 2 }, "a secret setup record"))
-        : h("tr", { dataset: { seq: p.seq } }, h("td", {}, p.cg_date), h("td", {}, fmt(p.map_group)), h("td", {}, (p.items || []).map((it) => placedText(it, names)).join(", ") || "none")))))));
+        : h("tr", { dataset: { seq: p.seq } }, h("td", {}, p.cg_date), h("td", {}, fmt(p.map_group)), h("td", {}, (p.items || []).map((it) => placedText(it)).join(", ") || "none")))))));
   }
   if (onMap.length) {
-    parts.push(h("p", { class: "note" }, `${rules.on_map || ""} placed on-map: `.trimStart(), onMap.map((it) => `${placedText(it, names)}${it.map_group ? ` (${it.map_group})` : ""}`).join(", ")));
+    parts.push(h("p", { class: "note" }, `${rules.on_map || ""} placed on-map: `.trimStart(), onMap.map((it) => `${placedText(it)}${it.map_group ? ` (${it.map_group})` : ""}`).join(", ")));
   }
   return h("div", { class: "forts-set-up" }, parts);
 }
 
-function recordSheet(side, v, open, names) {
+function recordSheet(side, v, open) {
   if (!v || v instanceof Error) return failed("record", side, v);
   const c = state.campaign;
   const form = v.paper || { title: "RG Purchase Record", rule: v.rule, columns: [] };
@@ -171,7 +170,7 @@ function recordSheet(side, v, open, names) {
       return h("tr", { class: "redacted", dataset: { seq: row.seq } }, h("td", { dataset: { col: "cg_date" } }, row.cg_date),
         h("td", { colspan: Math.max(1, cols.length - 1) }, "a secret purchase"));
     }
-    const cells = cols.map((col) => cell(col, row, names));
+    const cells = cols.map((col) => cell(col, row));
     // Only a public RG's roll is one request of its own; a secret one's go
     // with "roll the secret rolls".
     const needs = cells.find((td) => td.dataset.col === "needs");
@@ -183,7 +182,7 @@ function recordSheet(side, v, open, names) {
   const forts = (form.fortifications || {});
   return h("div", { class: "record sheet", dataset: { side } }, heading(side, form),
     rows.length ? h("div", { class: "scroll" }, h("table", { class: "paper" }, thead(form, prefix), h("tbody", {}, rows))) : h("p", {}, "nothing bought yet"),
-    fortSheet(v.fortifications || {}, forts, names), legend(form, prefix));
+    fortSheet(v.fortifications || {}, forts), legend(form, prefix));
 }
 
 export function drawPurchases(page) {
@@ -193,10 +192,6 @@ export function drawPurchases(page) {
   // not say). Only those get a "roll it" of their own.
   const open = new Set(page.open_purchases);
   const parts = [...buyForms(), h("p", { class: "status", id: "purchases-status", role: "status" })];
-  for (const side of c.sides) {
-    const roster = (page.rosters || {})[side];
-    const names = (roster && roster.paper && roster.paper.fortification_types) || {};
-    parts.push(recordSheet(side, (page.rg_records || {})[side], open, names));
-  }
+  for (const side of c.sides) parts.push(recordSheet(side, (page.rg_records || {})[side], open));
   body("purchases").replaceChildren(...parts);
 }
