@@ -14,6 +14,7 @@ from typing import Any
 from cgledger.domain.campaign import Campaign
 from cgledger.domain.errors import InvalidInput, NotImplementedForRuleset
 from cgledger.domain.visibility import may_see
+from cgledger.projections import paper
 from cgledger.projections.conditions import conditions
 
 
@@ -23,10 +24,30 @@ def roster_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]:
         raise NotImplementedForRuleset(
             f"the CG Roster is not implemented for {campaign.ruleset_id} yet"
         )
-    return {
+    out = {
         **_header(campaign, side),
         "conditions": conditions(campaign),
         **rules.roster(campaign, side, visible_to(campaign, viewer)),
+    }
+    out["paper"] = paper.roster_form(campaign.ruleset_id, out["columns"])
+    keys = {c["key"] for c in out["paper"]["columns"]}
+    if out.get("lines") and keys & set(paper.LVP_KEYS):
+        out["lines"] = [_with_lvp(campaign, side, line) for line in out["lines"]]
+    return out
+
+
+def _with_lvp(campaign: Campaign, side: str, line: dict[str, Any]) -> dict[str, Any]:
+    """8.6032-8.6033: the line's Current-LVP and CG-LVP Totals and the winner
+    of its CG scenario (``null`` until its CG-Scenario End, or an Idle date's
+    totals where the ruleset calculates them). Public, as ``GET /lvp``."""
+    row = campaign.lvp_rows.get(line["cg_date"])
+    if row is None:
+        return {**line, "current_lvp": None, "cg_lvp": None, "win": None}
+    return {
+        **line,
+        "current_lvp": row["current_lvp"].get(side),
+        "cg_lvp": row["cg_lvp"].get(side),
+        "win": row.get("winner"),
     }
 
 
@@ -64,7 +85,11 @@ def rg_record_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]
         raise NotImplementedForRuleset(
             f"{campaign.ruleset_id} keeps no RG Purchase Record in this ledger"
         )
-    return {
+    out = {
         **_header(campaign, side),
         **rules.rg_record(campaign, side, visible_to(campaign, viewer)),
     }
+    out["paper"] = paper.record_form(
+        campaign.ruleset_id, out.get("rule"), (out.get("fortifications") or {}).get("rule")
+    )
+    return out

@@ -15,6 +15,31 @@ class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+class PaperColumn(_Open):
+    """A column of a paper form (DESIGN §12): the field that fills it
+    (``key``), its heading, the rule that defines it and what it holds;
+    ``kind`` says how the field is written (``text``, ``rg_list``,
+    ``pieces``, ``fortifications``, ``list``); ``paper`` is false for a
+    column the ledger adds to the paper's."""
+
+    key: str
+    label: str
+    rule: str | None
+    text: str
+    kind: str
+    group: str | None = None
+    paper: bool
+
+
+class PaperForm(_Open):
+    """The paper form the answer fills, as a player files it
+    (``cgledger.projections.paper``)."""
+
+    title: str
+    rule: str | None
+    columns: list[PaperColumn]
+
+
 class RosterView(_Open):
     """A side's CG Roster as its ruleset lays it out (``columns``), e.g. one
     line per CG Date in ``lines``; a value the caller may not see yet is
@@ -28,6 +53,8 @@ class RosterView(_Open):
     lines: list[dict[str, Any]] | None = None
     #: Results that last (DESIGN §8), as on the campaign.
     conditions: dict[str, Any] = {}
+    #: The paper CG Roster's columns (8.6162, 8.619, 8.621, 8.622, 8.6032).
+    paper: PaperForm | None = None
 
 
 class RGRecordRoll(_Open):
@@ -98,6 +125,9 @@ class RGRecordView(_Open):
     #: Fortification setup Locations (8.6242): secret ones as stubs, with what
     #: 8.6073 placed on-map
     fortifications: dict[str, Any]
+    #: The paper RG Purchase Record's columns (8.6198, 9.6178), with the rules
+    #: of the Fortifications set up (``fortifications``: ``setup``, ``on_map``).
+    paper: PaperForm | None = None
 
 
 class Reverted(_Open):
