@@ -420,7 +420,7 @@ def test_printing_gives_the_paper_forms_alone(browser_context: Any, remote: Remo
             ("#rosters table.paper td", "border-top-style"),
             ("#rosters td.hidden-value", "background-image"),
             ("#rosters td.hidden-value", "color"),
-            ("#rosters .legend", "position"),
+            ("#rosters .form-key", "position"),
             ("#rosters .sheet-meta", "display"),
         ],
     )
@@ -438,14 +438,14 @@ def test_printing_gives_the_paper_forms_alone(browser_context: Any, remote: Remo
     assert styles[("#rosters td.hidden-value", "background-image")] == "none"
     assert styles[("#rosters td.hidden-value", "color")] == "rgb(0, 0, 0)"
     # What each column holds prints under the form (a tooltip does not print).
-    assert styles[("#rosters .legend", "position")] == "static"
+    assert styles[("#rosters .form-key", "position")] == "static"
     assert styles[("#rosters .sheet-meta", "display")] == "block"
     pdf = page.pdf(format="A4", landscape=True)
     assert pdf.startswith(b"%PDF")
     pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
     assert pages >= 4, pages  # two CG Rosters and two RG Purchase Records
     page.emulate_media(media="screen")
-    assert _styles(page, [("#rosters .legend", "position")])[("#rosters .legend", "position")] == (
+    assert _styles(page, [("#rosters .form-key", "position")])[("#rosters .form-key", "position")] == (
         "absolute"
     )
     assert page.errors == []

@@ -67,7 +67,7 @@ function thead(form, prefix) {
 // What each column holds, by rule: read out as the headings' descriptions,
 // and printed under the form (a tooltip does not print).
 function legend(form, prefix) {
-  return h("ul", { class: "legend" }, form.columns.map((col) => {
+  return h("ul", { class: "form-key" }, form.columns.map((col) => {
     const text = describe(col);
     const named = `${col.rule ? `${col.rule} ` : ""}${col.label}`;
     return h("li", { id: `${prefix}-${slug(col.key)}` }, h("b", {}, named), text.slice(named.length));
