@@ -93,3 +93,14 @@ def test_events_before_pages_back_from_the_newest_end(kgp: Game) -> None:
         version,
     ]
     assert_problem(kgp.client.get(f"{kgp.url}/events?before=0", headers=kgp.h("US")), 422)
+
+
+def test_the_style_sheet_closes_every_block() -> None:
+    """A block left open (a merge once dropped the ``}`` of an ``@media print``)
+    swallows every rule after it: the browser reads them as print rules only."""
+    css = re.sub(r"/\*.*?\*/", "", (STATIC / "style.css").read_text(encoding="utf-8"), flags=re.S)
+    depth = 0
+    for n, char in enumerate(css):
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        assert depth >= 0, f"a '}}' closes nothing at offset {n}"
+    assert depth == 0, f"{depth} block(s) left open"
