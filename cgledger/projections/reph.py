@@ -51,7 +51,20 @@ def reph_view(campaign: Campaign) -> dict[str, Any]:
         "current": current,
         "steps": steps,
         "version": campaign.version,
+        **agreement_view(campaign),
     }
+
+
+def agreement_view(campaign: Campaign) -> dict[str, Any]:
+    """The joint acts (DESIGN §8, §13) one side has said and the other not
+    yet: the CG-Scenario End a side sent (``by``, its event's ``seq`` and the
+    ``body`` the other side sends to agree), and the sides ready for the New CG
+    Date with the date each named. Both are public events."""
+    sent = campaign.scenario_end_proposal
+    proposal = None
+    if sent is not None:
+        proposal = {"by": sent["side"], "seq": sent["seq"], "body": sent["body"]}
+    return {"scenario_end_proposal": proposal, "new_date_ready": dict(campaign.ready)}
 
 
 def initiative_view(campaign: Campaign, cg_date: str, viewer: str) -> dict[str, Any]:

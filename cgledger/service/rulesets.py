@@ -53,10 +53,13 @@ def _info(rs: Ruleset) -> dict[str, Any]:
             for st in rs.reph_steps
         ],
         "scenario_types": list(rs.scenario_types),
+        "scenario_end_fields": sorted(rs.rules.scenario_end_fields),
+        "fortification_table": _fort_table(rs),
         "initiative": None
         if rs.initiative is None
         else {
             "rule": rs.initiative.rule,
+            "step": rs.initiative.step,
             "matrix": [
                 {"chits": dict(zip(rs.sides, pair, strict=True)), "scenario": scenario}
                 for pair, scenario in rs.initiative.matrix.items()
@@ -68,6 +71,29 @@ def _info(rs: Ruleset) -> dict[str, Any]:
         "sample_definition_url": f"/v1/rulesets/{rs.id}/sample-definition",
         "notes": rs.notes,
         "readings_url": f"/v1/rulesets/{rs.id}/readings",
+    }
+
+
+def _fort_table(rs: Ruleset) -> dict[str, Any] | None:
+    """The Fortification Purchase Table (8.621, 9.619), if the ruleset has
+    one: each type with its FPP cost per side that may buy it."""
+    purchases = getattr(rs.rules, "purchases", None)
+    table = None if purchases is None else purchases.fort_table
+    if table is None:
+        return None
+    return {
+        "rule": table.rule,
+        "title": table.title,
+        "types": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "fpp": {side: halves / 2 for side, halves in t.cost_halves.items()},
+                "flags": t.flags,
+            }
+            for t in table.types
+        ],
+        "notes": list(table.notes),
     }
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel
 
 from cgledger.api.models.common import Checkpoint, EventItem
@@ -23,6 +25,16 @@ class ScenarioRef(BaseModel):
     setup_first: str | None
 
 
+class ScenarioEndProposal(BaseModel):
+    """CG-Scenario End sent by one side, waiting for the other (DESIGN §8)."""
+
+    by: str
+    #: The seq of its ``ScenarioEndProposed`` event.
+    seq: int
+    #: The body as sent: the other side agrees by sending the same one.
+    body: dict[str, Any]
+
+
 class RePhView(BaseModel):
     cg_date: str
     #: Whether this is the Initial Scenario's CG Date (only '†' steps apply).
@@ -35,6 +47,10 @@ class RePhView(BaseModel):
     current: dict[str, str]
     steps: list[RePhStepStatus]
     version: int
+    #: CG-Scenario End sent by one side and not yet by the other (DESIGN §13).
+    scenario_end_proposal: ScenarioEndProposal | None = None
+    #: The sides ready for the New CG Date (8.6121), each with the date it named.
+    new_date_ready: dict[str, str] = {}
     #: The seq this request appended.
     seq: int | None = None
     checkpoint: Checkpoint | None = None

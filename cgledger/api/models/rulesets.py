@@ -51,6 +51,27 @@ class InitiativeRow(BaseModel):
 class Initiative(BaseModel):
     rule: str
     matrix: list[InitiativeRow]
+    #: The RePh step in which the chits are chosen (8.623, 9.621).
+    step: str | None = None
+
+
+class FortTypeInfo(BaseModel):
+    id: str
+    name: str
+    #: FPP per item, by the side that may buy it.
+    fpp: dict[str, float]
+    #: The table's footnote letters limiting where it is set up (8.621 F, i, S).
+    flags: str
+
+
+class FortTableInfo(BaseModel):
+    """The Fortification Purchase Table (8.621, 9.619): the ``type`` ids that
+    ``POST /fortification-purchases`` takes, with their FPP costs."""
+
+    rule: str
+    title: str
+    types: list[FortTypeInfo]
+    notes: list[str]
 
 
 class RulesetInfo(_Open):
@@ -69,6 +90,9 @@ class RulesetInfo(_Open):
     sample_definition_url: str
     notes: str
     readings_url: str | None = None
+    #: What CG-Scenario End records besides ``cvp`` (SG 2.91: ``vp``, ``vp_required``).
+    scenario_end_fields: list[str] = []
+    fortification_table: FortTableInfo | None = None
 
 
 class ReadingInfo(BaseModel):
