@@ -53,6 +53,7 @@ def _info(rs: Ruleset) -> dict[str, Any]:
             for st in rs.reph_steps
         ],
         "scenario_types": list(rs.scenario_types),
+        "new_date_step": rs.new_date_step,
         "scenario_end_fields": sorted(rs.rules.scenario_end_fields),
         "fortification_table": _fort_table(rs),
         "initiative": None

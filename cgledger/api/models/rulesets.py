@@ -90,6 +90,8 @@ class RulesetInfo(_Open):
     sample_definition_url: str
     notes: str
     readings_url: str | None = None
+    #: The RePh step of the New CG Date (8.612, 9.612, SG 4.0): ``POST /cg-dates``.
+    new_date_step: str | None = None
     #: What CG-Scenario End records besides ``cvp`` (SG 2.91: ``vp``, ``vp_required``).
     scenario_end_fields: list[str] = []
     fortification_table: FortTableInfo | None = None

@@ -96,3 +96,7 @@ export function makeIt(path, payload = {}) {
 export function mapGroups() {
   return ((state.definition && state.definition.map_groups) || []).map((g) => g.id);
 }
+
+// A redraw of the whole page from one GET /page, for a card that sends its
+// own requests and shows their answers itself (reph.js's steps).
+export function redraw(force = true) { return redrawAll(force); }
