@@ -48,7 +48,7 @@ def card_statuses(page: Any) -> dict[str, dict[str, str]]:
     return found
 
 
-def assert_card(page: Any, remote: Remote, role: str) -> dict[str, Any]:
+def assert_card(page: Any, remote: Remote, role: str) -> None:
     """The card shows every step with the statuses GET /reph gives ``role``,
     and each side's current step."""
     reph = remote.get(role, "/reph")
@@ -63,24 +63,19 @@ def assert_card(page: Any, remote: Remote, role: str) -> dict[str, Any]:
     if role != "referee":
         mine = [st["rule"] for st in reph["steps"] if st["status"].get(role) == "current"]
     assert [current.nth(i).get_attribute("data-rule") for i in range(current.count())] == mine
-    return reph
 
 
 def click(page: Any, selector: str) -> None:
     """Click, and wait until the card has painted the action's answer."""
     page.click(selector)
-    page.wait_for_function(
-        "() => !document.querySelector('#reph .status.info')", timeout=20_000
-    )
+    page.wait_for_function("() => !document.querySelector('#reph .status.info')", timeout=20_000)
 
 
 def complete_all(page: Any, side: str) -> str:
     """``side`` clicks "complete all steps"; what the card says next to it."""
     click(page, f"#reph tr[data-side={side}] button[data-to=scenario]")
     slot = f"#reph-stop-{side}"
-    page.wait_for_function(
-        "s => document.querySelector(s)?.textContent", arg=slot, timeout=20_000
-    )
+    page.wait_for_function("s => document.querySelector(s)?.textContent", arg=slot, timeout=20_000)
     text: str = page.inner_text(slot)
     return text
 
@@ -98,9 +93,10 @@ def end_scenario(pages: dict[str, Any], remote: Remote, by: str, other: str, **v
     click(sender, "#scenario-end button[type=submit]")
     assert "sent" in sender.inner_text("#reph-status")
     approver = pages[other]
-    approver.wait_for_selector("#reph .agreement[data-kind=scenario-end] button.approve", timeout=20_000)
+    approve = "#reph .agreement[data-kind=scenario-end] button.approve"
+    approver.wait_for_selector(approve, timeout=20_000)
     assert f"sent by {by}" in approver.inner_text("#reph .agreement")
-    click(approver, "#reph .agreement button.approve")
+    click(approver, approve)
     assert remote.get(by, "/reph")["new_date_due"] is True
 
 
@@ -206,7 +202,8 @@ def test_two_players_play_every_kgp_reph_step_from_their_pages(
         (chits,) = remote.get("US", "/initiative?cg_date=19%20PM")["items"]
         assert chits["scenario"] == "us-assault"
         us.wait_for_function(
-            "() => document.querySelector('#reph .initiative p')?.textContent.includes('us-assault')",
+            "() => document.querySelector('#reph .initiative p')"
+            "?.textContent.includes('us-assault')",
             timeout=20_000,
         )
         for side, page in pages.items():
@@ -228,7 +225,7 @@ def test_abtf_and_sg_begin_a_cg_date_from_the_players_pages(
 ) -> None:
     """ABtF (British, German) and SG (American, German, SG 1.2: the sides take
     each step in turn, and the players name each CG Date after the seed's)."""
-    games = (
+    games: tuple[tuple[dict[str, Any], dict[str, int], str], ...] = (
         ({"ruleset": "abtf", "campaign": "CG I", "title": "abtf", "start_date": "17 N"}, {}, ""),
         (
             {"ruleset": "sg", "campaign": "SG", "title": "sg"},
@@ -247,7 +244,8 @@ def test_abtf_and_sg_begin_a_cg_date_from_the_players_pages(
             at = remote.get("referee", "/reph")["current"]
             for side, page in pages.items():
                 if at[side] == "scenario":  # SG: its Initial Scenario has no RePh step
-                    page.wait_for_selector(f"#reph tr[data-side={side}] td.step:text('all steps done')")
+                    done = f"#reph tr[data-side={side}] td.step:text('all steps done')"
+                    page.wait_for_selector(done)
                 else:
                     assert complete_all(page, side) == "all steps done"
             end_scenario(pages, remote, second, first, **vp)

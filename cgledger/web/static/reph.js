@@ -66,9 +66,9 @@ function stepsTable(page) {
   for (const st of reph.steps) {
     const here = mine.filter((sd) => st.status[sd] === "current");
     rows.push(h("tr", { dataset: { rule: st.rule }, class: here.length ? "current" : null, "aria-current": here.length ? "step" : null },
-      h("th", { scope: "row" }, here.length ? `▶ ${st.rule}` : st.rule),
+      h("th", { scope: "row" }, here.length ? `▶ ${st.rule}` : st.rule,
+        st.markers.length ? h("span", { class: "markers", title: "the step's markers in the rules' RePh list" }, ` ${st.markers.join("")}`) : null),
       h("td", {}, here.length ? h("strong", {}, st.title) : st.title, st.joint ? " (both sides together)" : ""),
-      h("td", { class: "markers" }, st.markers.join(" ") || "–"),
       c.sides.map((sd) => h("td", { dataset: { side: sd, status: st.status[sd] } }, st.status[sd]))));
     const acts = [];
     for (const path of actionsOf(st)) {
@@ -78,11 +78,11 @@ function stepsTable(page) {
     if (st.rule === iniStep) acts.push(initiative(page, st));
     if (st.rule === dateStep && reph.new_date_due) acts.push(newDate(reph, st));
     const shown = acts.filter(Boolean);
-    if (shown.length) rows.push(h("tr", { class: "acts", dataset: { for: st.rule } }, h("td", { colspan: 3 + c.sides.length }, shown)));
+    if (shown.length) rows.push(h("tr", { class: "acts", dataset: { for: st.rule } }, h("td", { colspan: 2 + c.sides.length }, shown)));
   }
   return h("table", { class: "steps" },
-    h("caption", {}, "RePh steps: each side's status (done, current, pending, n/a); ▶ marks your current step"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "rule"), h("th", { scope: "col" }, "step"), h("th", { scope: "col" }, "markers"),
+    h("caption", {}, "Each side's status of each step: done, current, pending or n/a (▶: your current step)"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "rule, markers"), h("th", { scope: "col" }, "step"),
       c.sides.map((sd) => h("th", { scope: "col" }, sd)))),
     h("tbody", {}, rows));
 }
@@ -94,7 +94,8 @@ function initiative(page, st) {
   const today = ini && ini.items && ini.items.find((it) => it.cg_date === reph.cg_date);
   if (!today && !Object.values(st.status).includes("current")) return null;
   const chosen = today ? today.chosen : {};
-  return h("div", { class: "initiative" }, h("h3", {}, "Initiative chits"),
+  const rule = (info.ruleset && info.ruleset.initiative && info.ruleset.initiative.rule) || st.rule;
+  return h("div", { class: "initiative" }, h("h3", {}, `${rule} Initiative chits`),
     h("p", {}, c.sides.map((sd) => `${sd}: ${today && today.chits[sd] ? today.chits[sd] : chosen[sd] ? "chosen" : "not chosen"}`).join(" · "),
       today && today.scenario ? ` → ${today.scenario}` : ""),
     actsFor().filter((sd) => !chosen[sd]).map((sd) => h("span", {}, `${sd}: `,
