@@ -46,7 +46,9 @@ const notes = new Map();
 const TABLE = /\(POST \/v1\/campaigns\/[^/]+\/tables\/([^/]+)\/rolls\)/;
 export const neededPath = (e) => ((/\(POST \/v1\/campaigns\/[^/]+\/([a-z-]+)\)/.exec((e && e.message) || "")) || [])[1] || null;
 
-export async function run(fn, slot = "reph-status") {
+// With ``side``, the answer goes once that side has moved on from the step
+// it was given at.
+export async function run(fn, slot = "reph-status", side = null) {
   notes.set(slot, { text: "…", kind: "info" });  // painted again if the card redraws meanwhile
   paintNotes();
   let note;
@@ -60,13 +62,15 @@ export async function run(fn, slot = "reph-status") {
       kind: "error", rule: e.problem ? e.problem.rule : undefined, table: (TABLE.exec(e.message || "") || [])[1],
     };
   }
-  notes.set(slot, note);
   await redraw(true).catch(() => {});
+  if (side) Object.assign(note, { side, at: state.page.reph.current[side] });
+  notes.set(slot, note);
   paintNotes();
 }
 
 export function paintNotes() {
   for (const [slot, note] of notes) {
+    if (note.side && state.page.reph.current[note.side] !== note.at) { notes.delete(slot); continue; }
     const el = $(slot);
     if (!el) continue;
     setStatus(el, note.text, note.kind);
@@ -92,7 +96,7 @@ const AUTO = new Set(["cpp-replenishments", "ammunition-shortage"]);
 export const stopSlot = (side) => `reph-stop-${side.replace(/[^A-Za-z0-9_-]/g, "_")}`;
 
 export function completeAll(side) {
-  return run(() => walk(side), stopSlot(side));
+  return run(() => walk(side), stopSlot(side), side);
 }
 
 async function walk(side) {
