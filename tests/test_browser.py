@@ -1212,7 +1212,9 @@ def test_an_rg_bought_and_determined_on_the_page_stays_a_stub_to_the_opponent(
     assert [e["type"] for e in rolls] == ["RecordSealed"]
     assert {e["secret"]["nonce_source"] for e in rolls} == {"client"}
     us.wait_for_selector(f"#log li[data-seq='{rolls[-1]['seq']}']", timeout=20_000)
-    seen = us.inner_text("#log") + us.inner_text("#purchases")
+    # The paper forms' headers name every column's rule (8.6201 for Strength)
+    # to everyone; the rows and the log must name no table the German rolled on.
+    seen = us.inner_text("#log") + us.inner_text("#purchases .record[data-side=German] tbody")
     assert "[sealed]" in us.inner_text(f"#log li[data-seq='{rolls[-1]['seq']}']")
     assert "8.6201" not in seen
     assert "Grenadier" not in seen

@@ -16,6 +16,7 @@ from cgledger.api.models import (
     Checkpoint,
     DiceStats,
     EventPage,
+    PageView,
     RevealedEvent,
     RollView,
     StateView,
@@ -56,6 +57,18 @@ class CampaignEndpoints:
     @route("GET", C)
     def get_campaign(self, **r: Unpack[Read]) -> CampaignView:
         """The campaign."""
+
+    @route("GET", C + "/page")
+    def page(
+        self,
+        *,
+        log_after: int | None = None,
+        map_group: str | None = None,
+        map_digest: str | None = None,
+        **r: Unpack[Read],
+    ) -> PageView:
+        """Everything the campaign page draws, in one answer (DESIGN §12 Cost);
+        the map's SVG only if its digest is not ``map_digest``."""
 
     @route("GET", C + "/state")
     def state(self, *, at: int | None = None, **r: Unpack[Read]) -> StateView:

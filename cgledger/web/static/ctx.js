@@ -87,7 +87,7 @@ export async function act(fn, statusId) {
 
 // An action a step requires, with the page's own client nonce where its body
 // takes one (the rolls).
-export const ROLLS = new Set(["cpp-replenishments", "ammunition-shortage", "rg-determinations", "recon", "fanaticism"]);
+export const ROLLS = new Set(["cpp-replenishments", "ammunition-shortage", "rg-determinations", "recon"]);
 export function makeIt(path, payload = {}) {
   return ROLLS.has(path) ? api.roll(`${base}/${path}`, payload) : api.post(`${base}/${path}`, payload);
 }
