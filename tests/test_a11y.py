@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser import Remote, browser, browser_context, open_page, server  # noqa: F401
+from test_browser import Remote, browser, browser_context, open_page, server
+
+__all__ = ["browser", "browser_context", "server"]  # the fixtures, used by name
 
 pytestmark = [pytest.mark.shared_app]
 
@@ -20,24 +22,28 @@ pytestmark = [pytest.mark.shared_app]
 #: id, name and text, so a failure names it.
 UNNAMED = """() => {
   const named = (el) => {
-    if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || el.title) return true;
+    if (el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')) return true;
+    if (el.title) return true;
     if (el.labels && el.labels.length) return [...el.labels].some((l) => l.textContent.trim());
     if (['BUTTON', 'A', 'SUMMARY'].includes(el.tagName)) return el.textContent.trim() !== '';
     return false;
   };
-  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const shown = (el) => el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== 'hidden';
   return [...document.querySelectorAll('button, input, select, textarea, summary, a[href]')]
     .filter((el) => shown(el) && el.type !== 'hidden' && !named(el))
-    .map((el) => `${el.tagName.toLowerCase()}#${el.id}[name=${el.name || ''}] ${el.outerHTML.slice(0, 120)}`);
+    .map((el) => `${el.tagName.toLowerCase()}#${el.id}[name=${el.name || ''}]`
+      + ` ${el.outerHTML.slice(0, 120)}`);
 }"""
 
 #: Status messages whose class says ok/error but whose text is empty.
-SILENT_STATUS = """() => [...document.querySelectorAll('.status.ok, .status.error, .verdict.ok, .verdict.error')]
+SILENT_STATUS = """() => [...document.querySelectorAll(
+    '.status.ok, .status.error, .verdict.ok, .verdict.error')]
   .filter((el) => el.textContent.trim() === '').map((el) => el.id || el.className)"""
 
 
 @pytest.fixture
-def refit(server: str) -> Iterator[Remote]:  # noqa: F811
+def refit(server: str) -> Iterator[Remote]:
     """A KGP CG I campaign in the 19 PM Refit Phase: the sides at 8.616."""
     game = Remote(server)
     try:
@@ -54,7 +60,7 @@ def _check(page: Any) -> None:
     assert not silent, f"statuses told by colour alone: {silent}"
 
 
-def test_the_landing_page_controls_are_named(browser_context: Any, server: str) -> None:  # noqa: F811
+def test_the_landing_page_controls_are_named(browser_context: Any, server: str) -> None:
     page = browser_context.new_page()
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready=true]")
@@ -65,7 +71,7 @@ def test_the_landing_page_controls_are_named(browser_context: Any, server: str) 
 def test_every_control_of_the_campaign_page_is_named(
     browser_context: Any,
     refit: Remote,
-    role: str,  # noqa: F811
+    role: str,
 ) -> None:
     page = open_page(browser_context, refit.link(role))
     _check(page)
@@ -74,18 +80,21 @@ def test_every_control_of_the_campaign_page_is_named(
     _check(page)
 
 
-def test_the_focused_control_is_outlined(browser_context: Any, refit: Remote) -> None:  # noqa: F811
+def test_the_focused_control_is_outlined(browser_context: Any, refit: Remote) -> None:
     page = open_page(browser_context, refit.link("US"))
     seen = 0
     for _ in range(12):
         page.keyboard.press("Tab")
         style = page.evaluate(
-            """() => { const el = document.activeElement; if (!el || el === document.body) return null;
-                 const s = getComputedStyle(el); return [el.tagName, s.outlineStyle, s.outlineWidth]; }"""
+            """() => { const el = document.activeElement;
+                 if (!el || el === document.body) return null;
+                 const s = getComputedStyle(el);
+                 return [el.tagName, s.outlineStyle, s.outlineWidth]; }"""
         )
         if style is None:
             continue
         tag, outline, width = style
-        assert outline != "none" and width != "0px", (tag, outline, width)
+        assert outline != "none", (tag, outline, width)
+        assert width != "0px", (tag, outline, width)
         seen += 1
     assert seen >= 10

@@ -445,8 +445,7 @@ def test_printing_gives_the_paper_forms_alone(browser_context: Any, remote: Remo
     pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
     assert pages >= 4, pages  # two CG Rosters and two RG Purchase Records
     page.emulate_media(media="screen")
-    assert _styles(page, [("#rosters .form-key", "position")])[("#rosters .form-key", "position")] == (
-        "absolute"
-    )
+    key = ("#rosters .form-key", "position")
+    assert _styles(page, [key])[key] == "absolute"
     assert page.errors == []
     page.close()

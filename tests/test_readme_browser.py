@@ -32,7 +32,7 @@ def readme_labels() -> list[str]:
 
 
 @pytest.fixture
-def contexts(browser: Any) -> Iterator[Any]:  # noqa: F811
+def contexts(browser: Any) -> Iterator[Any]:
     made = [browser.new_context() for _ in range(2)]
     try:
         yield made
@@ -57,7 +57,7 @@ class Walk:
         self.pressed.add(label)
 
 
-def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], server: str) -> None:  # noqa: F811
+def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], server: str) -> None:
     labels = readme_labels()
     assert len(labels) >= 15, labels
     # 1. The landing page.
@@ -76,7 +76,9 @@ def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], serv
     }
     landing.close()
     # 2. Each player's link in a browser of their own.
-    us, german = (open_page(ctx, links[r]) for ctx, r in zip(contexts, ("US", "German"), strict=True))
+    us, german = (
+        open_page(ctx, links[r]) for ctx, r in zip(contexts, ("US", "German"), strict=True)
+    )
     cid = links["US"].split("/c/", 1)[1].split("#", 1)[0]
     remote = Remote.__new__(Remote)  # reads only, with the tokens the landing page showed
     import httpx2 as httpx
@@ -96,7 +98,9 @@ def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], serv
         walk.press("US", "ready for the next CG Date", "#reph")
         walk.press("German", "agree: begin 19 PM", "#reph")
         for page in (us, german):
-            page.wait_for_function("() => document.getElementById('cg-date').textContent === '19 PM'")
+            page.wait_for_function(
+                "() => document.getElementById('cg-date').textContent === '19 PM'"
+            )
         # 5. The German's Refit Phase: the CPP DR on the way, a secret RG, its rolls.
         walk.press("German", "make the CPP Replenishment DR", "#reph")
         german.wait_for_selector("#reph-status.ok", timeout=20_000)
@@ -117,9 +121,7 @@ def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], serv
         walk.press("US", "propose Control", "#control-form")
         us.wait_for_selector("#control-status.ok")
         walk.press("German", "approve", "#requests li[data-kind=control]")
-        us.wait_for_selector(
-            "#map svg.setup-map g[data-hex=C1][data-control=US]", timeout=20_000
-        )
+        us.wait_for_selector("#map svg.setup-map g[data-hex=C1][data-control=US]", timeout=20_000)
         # 7. Initiative.
         for side, page in walk.pages.items():
             assert complete_all(page, side).startswith("stopped at 8.623")
@@ -134,7 +136,8 @@ def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], serv
         # 8. CG-Scenario End.
         end_scenario(walk.pages, remote, "German", "US", **{"cvp-US": 0, "cvp-German": 2})
         us.wait_for_function(
-            "() => [...document.querySelectorAll('#lvp td')].some((td) => td.textContent === '19 PM')",
+            "() => [...document.querySelectorAll('#lvp td')]"
+            ".some((td) => td.textContent === '19 PM')",
             timeout=20_000,
         )
         for side, page in walk.pages.items():
@@ -147,11 +150,15 @@ def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], serv
         us.wait_for_selector("#log .verdict.ok, #log .verdict.info", timeout=20_000)
         # The German's secret RG never reached the U.S. page.
         assert SECRET_NAME not in us.inner_text("body")
-        assert us.errors == [] and german.errors == []
+        assert us.errors == []
+        assert german.errors == []
         # Every label the README names was pressed, or is on the page to press.
-        on_page = set(us.evaluate(
-            "() => [...document.querySelectorAll('button, h2')].map((el) => el.textContent.trim())"
-        ))
+        on_page = set(
+            us.evaluate(
+                "() => [...document.querySelectorAll('button, h2')]"
+                ".map((el) => el.textContent.trim())"
+            )
+        )
         missing = [lb for lb in labels if lb not in walk.pressed | pressed | on_page]
         assert not missing, f"the README names what the page does not have: {missing}"
     finally:
