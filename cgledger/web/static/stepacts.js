@@ -62,7 +62,10 @@ export async function run(fn, slot = "reph-status", side = null) {
       kind: "error", rule: e.problem ? e.problem.rule : undefined, table: (TABLE.exec(e.message || "") || [])[1],
     };
   }
-  await redraw(true).catch(() => {});
+  // A refusal leaves the forms as the player typed them: the card redraws
+  // only if the player is not in one ("complete all steps" may have moved on
+  // before it stopped, so the page still reads what happened).
+  await redraw(note.kind === "ok").catch(() => {});
   if (side) Object.assign(note, { side, at: state.page.reph.current[side] });
   notes.set(slot, note);
   paintNotes();
