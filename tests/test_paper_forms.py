@@ -23,10 +23,9 @@ from typing import Any
 import pytest
 from conftest import Game, created, ok
 from fastapi.testclient import TestClient
-from live import serving
-from test_browser import CHROMIUM, KGP, Remote, _missing, open_page, paper_lines, settle
+from test_browser import KGP, Remote, browser, open_page, paper_lines, server, settle
 
-from cgledger.settings import Settings
+__all__ = ["browser", "server"]  # the fixtures, used by name
 
 ROLES = ("US", "German", "referee")
 #: KGP with CPP enough for a Fortifications RG (F1), an MG Section (HW1) and Recon.
@@ -110,24 +109,7 @@ def test_a_roster_line_carries_the_lvp_and_the_winner_of_its_cg_scenario(
 # ------------------------------------------------------------------ the page
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        _missing("Debian's chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture(scope="module")
-def server(module_settings: Settings) -> Iterator[str]:
-    with serving(module_settings) as base:
-        yield base
+# The browser and the live server: test_browser.py's fixtures (imported above).
 
 
 @pytest.fixture
