@@ -1,55 +1,162 @@
-// Buying RG (8.619, 9.617, SG 3.3): off the side's own chart, in the open or
-// in one sealed batch, and the hidden rolls of the step all at once.
+// Buying RG (8.619, 9.617, SG 3.4): off the side's own chart, one RG or a
+// batch, in the open or in one sealed batch, with the 8.6194 CPP-cost
+// modifiers and the 8.6198 Objective Hex; and the hidden rolls of the step
+// all at once.
 import { h } from "./api.js";
-import { $, act, api, base, mapGroups, state } from "./ctx.js";
+import { $, act, actsFor, api, asSide, base, mapGroups, state } from "./ctx.js";
+
+// The rule numbers of each ruleset's purchase: buying (``buy``), the price
+// and its modifiers (``price``), the RG Purchase Record that keeps the
+// Objective Hex (``record``) and the determination rolls (``determine``).
+// tests/test_browser_tools.py checks them against each ruleset's rules.
+export const RULES = {
+  kgp: { buy: "8.619", price: "8.6194", record: "8.6198", determine: "8.620" },
+  abtf: { buy: "9.617", price: "9.6173", record: "9.6178", determine: "9.618" },
+  sg: { buy: "3.4", price: "3.4", record: "3.4", determine: "3.4" },
+};
+
+// 8.6194's CPP-cost modifiers the purchaser may choose, by ruleset: no route
+// lists them yet, so they are here, checked against the ruleset's own
+// (tests/test_browser_tools.py). Which RG each is for (and its amount) is the
+// ledger's, under the readings in force: it refuses one that does not apply
+// with a 422 naming the rule, shown where the player bought.
+export const MODIFIERS = {
+  kgp: [
+    { id: "standard-on-map", rule: "8.6194a", title: "Standard On-Map Setup", sides: ["US", "German"] },
+    { id: "early-entry", rule: "8.6194b", title: "U.S. Early Entry", sides: ["US"] },
+  ],
+};
+
+const ruleOf = (key) => (RULES[state.campaign.ruleset] || RULES.kgp)[key];
 
 // DESIGN §4, §2a: each secret request is one sealed record the opponent
 // sees, so the page never makes one per RG. Secret purchases are composed
 // here (nothing sent) and sealed as one batch, even an empty one; the hidden
-// rolls are made with one request for the whole step.
-let batch = [];
+// rolls are made with one request for the whole step. An open batch is one
+// request too (all or nothing, 8.6195/8.6196 counted over the batch). Each
+// side the page acts for has its own two batches (the referee's page: both).
+const batches = {};
+const batchOf = (side) => (batches[side] ||= { secret: [], open: [] });
+let chosen = null;  // the side the referee's page buys for
 
-function batchList() {
-  return h("ul", { id: "rg-batch", class: "batch" }, batch.map((item, i) => h("li", { dataset: { rg: item.rg } },
-    `${item.rg}${item.map_group ? ` (${item.map_group})` : ""} `,
-    h("button", { type: "button", class: "remove", onclick: () => { batch.splice(i, 1); $("rg-batch").replaceWith(batchList()); } }, "remove"))));
+function itemText(item) {
+  const parts = [item.rg];
+  if (item.map_group) parts.push(item.map_group);
+  for (const id of item.modifiers || []) {
+    const m = (MODIFIERS[state.campaign.ruleset] || []).find((x) => x.id === id);
+    parts.push(m ? `${m.rule} ${m.title}` : id);
+  }
+  if (item.objective_hex) parts.push(`Objective Hex ${item.objective_hex}`);
+  if (item.cpp !== undefined) parts.push(`${item.cpp} CPP`);
+  return parts.join(" · ");
 }
 
-function sealBatch() {
-  const rgs = batch.slice();
+function batchList(side, kind) {
+  const list = batchOf(side)[kind];
+  const id = kind === "secret" ? "rg-batch" : "rg-open-batch";
+  return h("ul", { id, class: "batch", "aria-label": kind === "secret" ? "secret batch" : "open batch" }, list.map((item, i) => h("li", { dataset: { rg: item.rg } },
+    `${itemText(item)} `,
+    h("button", { type: "button", class: "remove", "aria-label": `remove ${item.rg} from the batch`, onclick: () => { list.splice(i, 1); redrawBatches(side); } }, "remove"))));
+}
+
+function redrawBatches(side) {
+  $("rg-batch").replaceWith(batchList(side, "secret"));
+  $("rg-open-batch").replaceWith(batchList(side, "open"));
+  const open = batchOf(side).open.length;
+  $("buy-open-batch").disabled = open === 0;
+  $("buy-open-batch").textContent = `buy the open batch (${open} RG, one request)`;
+}
+
+function sealBatch(side) {
+  const b = batchOf(side);
+  const rgs = b.secret.slice();
   return act(async () => {
-    await api.post(`${base}/rg-purchases`, { rgs, secret: true });
-    batch = [];
+    await api.post(`${base}/rg-purchases`, asSide(side, { rgs, secret: true }));
+    b.secret = [];
     return `sealed: ${rgs.length} RG in one record`;
   }, "purchases-status");
 }
 
-// The purchase forms of the caller's side (none for the referee or a side
-// whose chart is empty).
+function buyOpenBatch(side) {
+  const b = batchOf(side);
+  const rgs = b.open.slice();
+  return act(async () => {
+    const r = await api.post(`${base}/rg-purchases`, asSide(side, { rgs, secret: false }));
+    b.open = [];
+    return `bought in the open: ${rgs.length} RG (event ${r.seq})`;
+  }, "purchases-status");
+}
+
+// What the form says of one RG (an RGItem of the rg-purchases body).
+function itemOf(form, groups) {
+  const f = form.elements;
+  const item = { rg: f.rg.value };
+  if (groups.length) item.map_group = f.map_group.value;
+  const mods = [...form.querySelectorAll("input[name=modifier]:checked")].map((el) => el.value);
+  if (mods.length) item.modifiers = mods;
+  if (f.objective_hex.value.trim()) item.objective_hex = f.objective_hex.value.trim();
+  if (f.cpp.value !== "") item.cpp = Number(f.cpp.value);
+  return item;
+}
+
+// The purchase forms of the side(s) this page acts for, in one ``#buy``
+// part of the card (none for a side whose chart is empty). The referee's
+// page names the side it buys for, and only this part is drawn again when it
+// changes.
 export function buyForms() {
+  return actsFor().length ? [buyPart()] : [];
+}
+
+function buyPart() {
   const c = state.campaign;
+  const sides = actsFor();
+  const side = sides.includes(chosen) ? chosen : sides[0];
+  const chart = ((state.definition || {}).rg_chart || {})[side] || [];
   const parts = [];
-  const chart = ((state.definition || {}).rg_chart || {})[c.you] || [];
-  if (chart.length) {
-    const groups = mapGroups();
-    const label = (secret) => (secret ? "add to the batch" : "buy");
-    parts.push(h("form", { id: "buy-form", class: "row", onsubmit: (e) => {
-      e.preventDefault();
-      const f = e.target.elements;
-      const item = { rg: f.rg.value };
-      if (groups.length) item.map_group = f.map_group.value;
-      if (f.secret.checked) { batch.push(item); $("rg-batch").replaceWith(batchList()); return; }
-      act(() => api.post(`${base}/rg-purchases`, { ...item, secret: false }), "purchases-status");
-    } },
-      h("label", {}, "RG ", h("select", { name: "rg" }, chart.map((e) => h("option", { value: e.id }, `${e.id} ${e.name} (${e.cpp} CPP)`)))),
-      groups.length ? h("label", {}, "map group ", h("select", { name: "map_group" }, groups.map((g) => h("option", { value: g }, g)))) : null,
-      h("label", { class: "inline" }, h("input", { type: "checkbox", name: "secret", checked: true, onchange: (e) => { e.target.form.querySelector("button[type=submit]").textContent = label(e.target.checked); } }), " secret"),
-      h("button", { type: "submit" }, label(true))));
-    parts.push(h("div", { class: "row", id: "secret-acts" },
-      batchList(),
-      h("button", { type: "button", id: "seal-batch", onclick: sealBatch }, "seal the batch"),
-      h("button", { type: "button", id: "secret-rolls", onclick: () => act(() => api.roll(`${base}/rg-determinations`, { secret: true }), "purchases-status") }, "roll the secret rolls")),
-      h("p", { class: "note" }, "Secret RG go into one batch, sealed with one request (even an empty one), and the hidden rolls are made all at once: one of each per step keeps the opponent from counting them."));
+  if (c.you === "referee") {
+    parts.push(h("label", {}, "buy for ", h("select", { id: "buy-side", onchange: (e) => { chosen = e.target.value; $("buy").replaceWith(buyPart()); } },
+      sides.map((sd) => h("option", { value: sd, selected: sd === side }, sd)))));
   }
+  if (chart.length) parts.push(...chartForms(c, side, chart));
+  return h("div", { id: "buy" }, parts);
+}
+
+function chartForms(c, side, chart) {
+  const parts = [];
+  const groups = mapGroups();
+  const mods = (MODIFIERS[c.ruleset] || []).filter((m) => m.sides.includes(side));
+  const label = (secret) => (secret ? "add to the batch" : "buy");
+  const add = (kind) => (form) => { batchOf(side)[kind].push(itemOf(form, groups)); redrawBatches(side); };
+  parts.push(h("form", { id: "buy-form", class: "row", onsubmit: (e) => {
+    e.preventDefault();
+    const form = e.target;
+    if (form.elements.secret.checked) { add("secret")(form); return; }
+    act(() => api.post(`${base}/rg-purchases`, asSide(side, { ...itemOf(form, groups), secret: false })), "purchases-status");
+  } },
+    h("strong", {}, `${ruleOf("buy")} Purchasing RG`),
+    h("label", {}, "RG ", h("select", { name: "rg" }, chart.map((e) => h("option", { value: e.id }, `${e.id} ${e.name} (${e.cpp} CPP)`)))),
+    groups.length ? h("label", {}, "map group ", h("select", { name: "map_group" }, groups.map((g) => h("option", { value: g }, g)))) : null,
+    mods.map((m) => h("label", { class: "inline" }, h("input", { type: "checkbox", name: "modifier", value: m.id }), ` ${m.rule} ${m.title}`)),
+    h("label", {}, `${ruleOf("record")} Objective Hex `, h("input", { name: "objective_hex", maxlength: 20, class: "num", placeholder: "optional", "aria-describedby": "objective-note" })),
+    h("label", {}, "CPP ", h("input", { name: "cpp", type: "number", min: 0, max: 10000, class: "num", placeholder: "optional", "aria-describedby": "cpp-note" })),
+    h("label", { class: "inline" }, h("input", { type: "checkbox", name: "secret", checked: true, onchange: (e) => {
+      const form = e.target.form;
+      form.querySelector("button[type=submit]").textContent = label(e.target.checked);
+      form.querySelector("#add-open").classList.toggle("hidden", e.target.checked);
+    } }), " secret"),
+    h("button", { type: "submit", dataset: { route: "POST /rg-purchases" } }, label(true)),
+    h("button", { type: "button", id: "add-open", class: "hidden", onclick: (e) => add("open")(e.target.form) }, "add to the open batch"),
+    h("small", { id: "objective-note", class: "note" }, `${ruleOf("record")}: the Objective Hex of an 'I' or 'HW' RG, a hex of its map group.`),
+    h("small", { id: "cpp-note", class: "note" }, `CPP: if given, the ledger checks it equals the chart's cost after the modifiers (${ruleOf("price")}).`)));
+  parts.push(h("div", { class: "row", id: "secret-acts" },
+    h("strong", {}, "secret batch"), batchList(side, "secret"),
+    h("button", { type: "button", id: "seal-batch", dataset: { route: "POST /rg-purchases" }, onclick: () => sealBatch(side) }, "seal the batch"),
+    h("button", { type: "button", id: "secret-rolls", dataset: { route: "POST /rg-determinations" }, onclick: () => act(() => api.roll(`${base}/rg-determinations`, asSide(side, { secret: true })), "purchases-status") },
+      `roll the secret rolls (${ruleOf("determine")})`)),
+  h("p", { class: "note" }, "Secret RG go into one batch, sealed with one request (even an empty one), and the hidden rolls are made all at once: one of each per step keeps the opponent from counting them (DESIGN §4)."));
+  const open = batchOf(side).open.length;
+  parts.push(h("div", { class: "row", id: "open-acts" },
+    h("strong", {}, "open batch"), batchList(side, "open"),
+    h("button", { type: "button", id: "buy-open-batch", disabled: open === 0, dataset: { route: "POST /rg-purchases" }, onclick: () => buyOpenBatch(side) }, `buy the open batch (${open} RG, one request)`)));
   return parts;
 }

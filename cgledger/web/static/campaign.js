@@ -13,6 +13,7 @@ import { showMap } from "./mapview.js";
 import { drawReph } from "./reph.js";
 import { drawRequests } from "./requests.js";
 import { drawRoll, onRolled } from "./roll.js";
+import { setupTools } from "./tools.js";
 
 // A card the player is typing in (or has a form open in) is not redrawn
 // under their fingers; it catches up when they leave it.
@@ -252,6 +253,7 @@ async function main() {
   $("log-older").addEventListener("click", () => guarded("log", olderEvents, { force: true }));
   setupControl(c);
   setupExport();
+  setupTools();
   $("my-link").addEventListener("click", () => {
     // The link this page was opened with: the token is kept only in this tab.
     const link = `${location.origin}/c/${encodeURIComponent(cid)}#token=${encodeURIComponent(api.token)}`;

@@ -59,7 +59,7 @@ function eventRow(ev) {
       if (!window.confirm(`Reveal event ${ev.seq} to everyone? A reveal cannot be taken back.`)) return;
       act(() => api.post(`${base}/events/${ev.seq}/reveal`, {}), said);
     };
-    tools.append(h("button", { type: "button", class: "reveal", onclick: reveal }, "reveal"));
+    tools.append(h("button", { type: "button", class: "reveal", dataset: { route: "POST /events/{seq}/reveal" }, onclick: reveal }, "reveal"));
   }
   // A request sent closes the row's forms: the row is kept across redraws, and
   // a card with an open form waits for the player before it redraws.
@@ -69,9 +69,9 @@ function eventRow(ev) {
   };
   tools.append(h("details", {}, h("summary", {}, "dispute / undo"),
     h("form", { class: "row", onsubmit: ask("disputes", (claim) => ({ seq: ev.seq, claim })) },
-      h("input", { name: "text", required: true, maxlength: 1000, placeholder: "your claim", "aria-label": `your claim against event ${ev.seq}` }), h("button", { type: "submit" }, "open dispute")),
+      h("input", { name: "text", required: true, maxlength: 1000, placeholder: "your claim", "aria-label": `your claim against event ${ev.seq}` }), h("button", { type: "submit", dataset: { route: "POST /disputes" } }, "open dispute")),
     h("form", { class: "row", onsubmit: ask("undo-requests", (reason) => ({ seqs: [ev.seq], reason })) },
-      h("input", { name: "text", required: true, maxlength: 500, placeholder: "why undo it", "aria-label": `why undo event ${ev.seq}` }), h("button", { type: "submit" }, "request undo"))));
+      h("input", { name: "text", required: true, maxlength: 500, placeholder: "why undo it", "aria-label": `why undo event ${ev.seq}` }), h("button", { type: "submit", dataset: { route: "POST /undo-requests" } }, "request undo"))));
   li.append(" ", tools, h("span", { class: "status", id: said, role: "status" }));
   return li;
 }

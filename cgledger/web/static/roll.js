@@ -80,12 +80,12 @@ export async function drawRoll() {
   body("roll").replaceChildren(
     h("form", { id: "roll-form", onsubmit: rollOnTable },
       h("label", {}, "Table ", h("select", { id: "roll-table", onchange: showTable }, state.tables.map((t) => h("option", { value: t.id }, `${t.rule} ${t.title}`)))),
-      h("div", { id: "roll-drms" }), h("button", { type: "submit" }, "roll on the table")),
+      h("div", { id: "roll-drms" }), h("button", { type: "submit", dataset: { route: "POST /tables/{table_id}/rolls" } }, "roll on the table")),
     h("form", { id: "free-form", onsubmit: freeRoll, class: "row" },
       h("select", { id: "free-dice", "aria-label": "dice" }, h("option", { value: 2 }, "DR"), h("option", { value: 1 }, "dr")),
       h("input", { id: "free-purpose", required: true, maxlength: 200, placeholder: "purpose, e.g. Escape of 7-4-7 in H5", "aria-label": "purpose of the roll" }),
       h("label", { class: "inline" }, h("input", { type: "checkbox", id: "free-secret", "aria-describedby": "free-secret-note" }), " secret"),
-      h("button", { type: "submit" }, "roll"),
+      h("button", { type: "submit", dataset: { route: "POST /rolls" } }, "roll"),
       h("small", { id: "free-secret-note", class: "note" }, "A Secret roll is sealed (cgledger-dice/2): the opponent sees that you rolled, never its purpose, its dice or how many, until you reveal it.")),
     h("p", { id: "roll-result", class: "status", role: "status" }));
   if (c.you === "referee") body("roll").prepend(h("p", { class: "rule" }, "The referee rolls as the referee."));
