@@ -384,3 +384,22 @@ def test_a_secret_roll_is_revealed_by_its_index(browser_context: Any, remote: Re
     assert f"revealed roll {roll['index']}" in text, text
     assert remote.get("German", f"/rolls/{roll['index']}")["dice"] == roll["dice"]
     assert us.errors == []
+
+
+def test_the_referees_page_buys_for_the_side_it_names(browser_context: Any, remote: Remote) -> None:
+    """The referee acts for any side (DESIGN §3): its page names the side,
+    offers that side's chart and 8.6194 modifiers, and the purchase is that side's."""
+    referee = open_page(browser_context, remote.link("referee"))
+    assert referee.locator("#buy-form input[name=modifier]").count() == 2  # the U.S.'s: a and b
+    referee.select_option("#buy-side", "German")
+    referee.wait_for_selector("#buy-form select[name=rg] option[value=HW1]", state="attached")
+    assert referee.locator("#buy-form input[name=modifier]").count() == 1
+    referee.uncheck("#buy-form input[name=secret]")
+    referee.select_option("#buy-form select[name=rg]", "HW1")
+    with referee.expect_response(lambda r: r.url.endswith("/rg-purchases")) as answer:
+        referee.click("#buy-form button[type=submit]")
+    assert answer.value.status == 201, answer.value.text()
+    assert json.loads(answer.value.request.post_data or "{}")["side"] == "German"
+    (row,) = remote.get("US", "/rg-record?side=German")["rows"]
+    assert row["rg"] == "HW1"
+    assert referee.errors == []

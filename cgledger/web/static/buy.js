@@ -156,7 +156,7 @@ function chartForms(c, side, chart) {
   h("p", { class: "note" }, "Secret RG go into one batch, sealed with one request (even an empty one), and the hidden rolls are made all at once: one of each per step keeps the opponent from counting them (DESIGN §4)."));
   const open = batchOf(side).open.length;
   parts.push(h("div", { class: "row", id: "open-acts" },
-    h("strong", {}, "open batch"), batchList(side, "open"),
+    h("strong", {}, `open batch (${ruleOf("buy")}: all or nothing)`), batchList(side, "open"),
     h("button", { type: "button", id: "buy-open-batch", disabled: open === 0, dataset: { route: "POST /rg-purchases" }, onclick: () => buyOpenBatch(side) }, `buy the open batch (${open} RG, one request)`)));
   return parts;
 }
