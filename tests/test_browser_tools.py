@@ -14,55 +14,15 @@ tests/test_browser.py's do.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from live import serving
-from test_browser import CHROMIUM, KGP, Remote, _missing, open_page, settle
+from test_browser import KGP, Remote, browser, browser_context, open_page, remote, server, settle
 
 from cgledger.domain.rulesets import REGISTRY
-from cgledger.settings import Settings
 
-
-# The fixtures of tests/test_browser.py (each module has its own server).
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        _missing("Debian's chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture(scope="module")
-def server(module_settings: Settings) -> Iterator[str]:
-    with serving(module_settings) as base:
-        yield base
-
-
-@pytest.fixture
-def browser_context(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    try:
-        yield context
-    finally:
-        context.close()
-
-
-@pytest.fixture
-def remote(server: str) -> Iterator[Remote]:
-    game = Remote(server)
-    try:
-        yield game
-    finally:
-        game.close()
+__all__ = ["browser", "browser_context", "remote", "server"]  # the fixtures, used by name
 
 
 def posts(page: Any) -> list[str]:

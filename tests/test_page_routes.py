@@ -20,11 +20,11 @@ import httpx2 as httpx
 import pytest
 from conftest import Game
 from fastapi.routing import APIRoute
-from live import serving
-from test_browser import CHROMIUM, KGP, _missing, open_page
+from test_browser import KGP, browser, open_page, server
 
 from cgledger.api.app import create_app
-from cgledger.settings import Settings
+
+__all__ = ["browser", "server"]  # the fixtures, used by name
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "dashboard.md"
 PREFIX = "/v1/campaigns/{campaign_id}"
@@ -208,26 +208,6 @@ class Scenes:
 
     def close(self) -> None:
         self.http.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        _missing("Debian's chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture(scope="module")
-def server(module_settings: Settings) -> Iterator[str]:
-    with serving(module_settings) as base:
-        yield base
 
 
 @pytest.fixture(scope="module")

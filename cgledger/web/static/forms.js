@@ -175,7 +175,7 @@ function recordSheet(side, v, open) {
     // with "roll the secret rolls".
     const needs = cells.find((td) => td.dataset.col === "needs");
     if (needs && side === c.you && row.needs && row.needs.length && (row.ob || open.has(row.seq))) {
-      needs.append(" ", h("button", { type: "button", class: "determine", onclick: () => act(() => api.roll(`${base}/rg-determinations`, { for_purchase: row.seq, item: row.item }), "purchases-status") }, "roll it"));
+      needs.append(" ", h("button", { type: "button", class: "determine", dataset: { route: "POST /rg-determinations" }, onclick: () => act(() => api.roll(`${base}/rg-determinations`, { for_purchase: row.seq, item: row.item }), "purchases-status") }, "roll it"));
     }
     return h("tr", { dataset: { seq: row.seq, rg: row.rg } }, cells);
   });

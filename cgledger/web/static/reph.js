@@ -39,9 +39,9 @@ function sideRow(reph, side) {
   const next = reph.steps.slice(idx + 1).find((st) => st.status[side] !== "n/a");
   const mine = actsFor().includes(side);
   const acts = mine && cur !== "scenario" ? [
-    next ? h("button", { type: "button", class: "advance", dataset: { side, to: next.rule }, onclick: () => advance(side, next.rule) }, `complete ${cur} → ${next.rule}`) : null,
+    next ? h("button", { type: "button", class: "advance", dataset: { side, to: next.rule, route: "POST /reph/advance" }, onclick: () => advance(side, next.rule) }, `complete ${cur} → ${next.rule}`) : null,
     h("button", {
-      type: "button", dataset: { side, to: "scenario" }, onclick: () => completeAll(side),
+      type: "button", dataset: { side, to: "scenario", route: "POST /reph/advance" }, onclick: () => completeAll(side),
       title: "Completes every remaining step (a purchase step passed buys nothing), making on the way only the rolls that need no choice (CPP Replenishment, Ammunition Shortage); it stops where a step needs your decision and says why.",
     }, "complete all steps"),
   ] : [];
@@ -99,8 +99,8 @@ function initiative(page, st) {
     h("p", {}, c.sides.map((sd) => `${sd}: ${today && today.chits[sd] ? today.chits[sd] : chosen[sd] ? "chosen" : "not chosen"}`).join(" · "),
       today && today.scenario ? ` → ${today.scenario}` : ""),
     actsFor().filter((sd) => !chosen[sd]).map((sd) => h("span", {}, `${sd}: `,
-      h("button", { type: "button", onclick: () => chit(sd, "attack") }, "Attack"),
-      h("button", { type: "button", onclick: () => chit(sd, "idle") }, "Idle"))));
+      h("button", { type: "button", dataset: { route: "POST /initiative" }, onclick: () => chit(sd, "attack") }, "Attack"),
+      h("button", { type: "button", dataset: { route: "POST /initiative" }, onclick: () => chit(sd, "idle") }, "Idle"))));
 }
 const chit = (side, kind) => run(() => api.post(`${base}/initiative`, asSide(side, { chit: kind })));
 
@@ -130,7 +130,7 @@ function newDate(reph, st) {
       });
     } },
       ask ? h("label", {}, "next CG Date ", h("input", { name: "cg_date", id: "new-date-name", required: true, maxlength: 20, placeholder: "e.g. 6 Afternoon" })) : null,
-      h("button", { type: "submit", id: "new-date" }, text)));
+      h("button", { type: "submit", id: "new-date", dataset: { route: "POST /cg-dates" } }, text)));
   }
   if (side) parts.push(h("small", { class: "note" }, "Your call says you are ready (DESIGN §13): the date begins when the other side is ready too, or when the referee begins it."));
   return h("div", { class: "row new-date" }, parts);
@@ -169,7 +169,7 @@ function scenarioEnd(reph) {
     const theirs = prop.by !== c.you && canAct;
     out.push(h("div", { class: "agreement", dataset: { kind: "scenario-end", proposal: prop.seq, status: "pending" } },
       h("strong", {}, `${rule} CG-Scenario End sent by ${prop.by} (event ${prop.seq}): `), describeEnd(prop.body), " ",
-      theirs ? h("button", { type: "button", class: "approve", onclick: () => run(() => api.post(`${base}/scenario-end`, prop.body).then(() => "CG-Scenario End recorded")) },
+      theirs ? h("button", { type: "button", class: "approve", dataset: { route: "POST /scenario-end" }, onclick: () => run(() => api.post(`${base}/scenario-end`, prop.body).then(() => "CG-Scenario End recorded")) },
         c.you === "referee" ? "record it" : "approve: send the same") : h("span", {}, "waiting for the other side (or the referee)."),
       theirs ? h("small", { class: "note" }, " To disagree, send your own below: nothing is recorded until both sides send the same, and the refusal shows where they differ.") : null));
   }
@@ -197,7 +197,7 @@ function scenarioEnd(reph) {
   } },
     h("strong", {}, `${rule} CG-Scenario End: CVP earned`),
     c.sides.map((sd) => num(`cvp-${sd}`, `${sd} `)),
-    h("button", { type: "submit" }, c.you === "referee" ? "end the scenario" : "send the scenario end"),
+    h("button", { type: "submit", dataset: { route: "POST /scenario-end" } }, c.you === "referee" ? "end the scenario" : "send the scenario end"),
     fields.includes("vp") ? c.sides.map((sd) => num(`vp-${sd}`, `VP scored by ${sd} `)) : null,
     fields.includes("vp_required") ? num("vp_required", "VP required ") : null,
     h("label", {}, "winner ", h("select", { name: "winner" }, h("option", { value: "" }, "as the rules decide"), c.sides.map((sd) => h("option", { value: sd }, sd)))),

@@ -161,7 +161,8 @@ const ONLY = { fanaticism: "German" };
 // Bodies without ``side``: one control for the page, not one per side.
 export const SIDELESS = new Set(["hidden-fortifications"]);
 
-const btn = (text, onclick, cls = null) => h("button", { type: "button", class: cls, onclick }, text);
+// ``route``: the POST it sends, as every action control names it (data-route).
+const btn = (text, onclick, cls = null, route = null) => h("button", { type: "button", class: cls, onclick, dataset: route ? { route } : null }, text);
 const groupSelect = () => {
   const groups = mapGroups();
   return groups.length ? h("label", {}, "map group ", h("select", { name: "map_group" }, groups.map((g) => h("option", { value: g }, g)))) : null;
@@ -174,7 +175,7 @@ export function actControl(path, side) {
   const slot = "reph-status";
   const send = (body, roll = false) => run(() => (roll ? api.roll(`${base}/${path}`, body) : api.post(`${base}/${path}`, body)), slot);
   const own = (body = {}) => (side ? asSide(side, body) : body);
-  const build = BUILD[path] || ((s) => [btn(`POST ${path}`, () => s.send(own()))]);
+  const build = BUILD[path] || ((s) => [btn(`POST ${path}`, () => s.send(own()), null, `POST /${path}`)]);
   const parts = build({ path, side, send, own });
   if (!parts) return null;
   const who = side && state.campaign.you === "referee" ? `${side}: ` : "";
@@ -183,14 +184,14 @@ export function actControl(path, side) {
 }
 
 const BUILD = {
-  "cpp-replenishments": ({ path, own }) => [btn("make the CPP Replenishment DR", () => run(() => makeIt(path, own())))],
-  "ammunition-shortage": ({ path, own }) => [btn("make the Ammunition Shortage DR", () => run(() => makeIt(path, own())))],
+  "cpp-replenishments": ({ path, own }) => [btn("make the CPP Replenishment DR", () => run(() => makeIt(path, own())), null, `POST /${path}`)],
+  "ammunition-shortage": ({ path, own }) => [btn("make the Ammunition Shortage DR", () => run(() => makeIt(path, own())), null, `POST /${path}`)],
   "rg-purchases": ({ side }) => (side === state.campaign.you
     ? [btn("buy on the RG Purchase Record", () => { const f = $("buy-form"); if (f) { f.scrollIntoView({ block: "center" }); f.querySelector("select").focus(); } }, "to-buy")]
     : [h("span", { class: "note" }, "each side buys on its own page (RG Purchase Record)")]),
   "rg-determinations": ({ send, own }) => [
-    btn("roll the secret rolls", () => send(own({ secret: true }), true), "secret-rolls"),
-    btn("roll the next roll an RG needs", () => send(own(), true), "next-roll"),
+    btn("roll the secret rolls", () => send(own({ secret: true }), true), "secret-rolls", "POST /rg-determinations"),
+    btn("roll the next roll an RG needs", () => send(own(), true), "next-roll", "POST /rg-determinations"),
     h("small", { class: "note" }, "The secret rolls of the step go in one sealed record (even none); an RG bought in the open also has its own \"roll it\" on the RG Purchase Record."),
   ],
   "fortification-purchases": fortPurchase,
@@ -202,14 +203,14 @@ const BUILD = {
     h("label", {}, "spend ", h("select", { name: "cpp" }, h("option", { value: 1 }, "1 CPP"), h("option", { value: 2 }, "2 CPP (+5 drm)"))),
     h("label", { class: "inline" }, h("input", { type: "checkbox", name: "lax" }), " Majority Squad Type Lax (−1)"),
     h("label", { class: "inline" }, h("input", { type: "checkbox", name: "secret", checked: true }), " secret"),
-    h("button", { type: "submit" }, "buy Recon and make its dr"))],
+    h("button", { type: "submit", dataset: { route: "POST /recon" } }, "buy Recon and make its dr"))],
   "fortification-setups": fortSetup,
   "hidden-fortifications": ({ send }) => [h("form", { class: "row", onsubmit: (e) => {
     e.preventDefault();
     const g = e.target.elements.map_group;
     send(g ? { map_group: g.value } : {});
-  } }, groupSelect(), h("button", { type: "submit" }, "place them on-map"))],
-  "fanaticism": ({ send, own }) => [btn("declare all German Personnel Fanatic for this scenario", () => send(own()))],
+  } }, groupSelect(), h("button", { type: "submit", dataset: { route: "POST /hidden-fortifications" } }, "place them on-map"))],
+  "fanaticism": ({ send, own }) => [btn("declare all German Personnel Fanatic for this scenario", () => send(own()), null, "POST /fanaticism")],
 };
 
 // The items of the Fortification Purchase Table the side may buy, with their FPP.
@@ -229,7 +230,7 @@ function fortPurchase({ side, send, own }) {
       types.map((t) => h("label", {}, h("input", { type: "number", min: 0, max: 1000, value: 0, class: "num", name: `fort-${t.id}` }),
         ` ${t.name} (${t.fpp[side || state.campaign.you]} FPP each${t.flags ? `; ${t.flags}` : ""})`)),
       h("label", { class: "inline" }, h("input", { type: "checkbox", name: "secret", checked: true }), " secret (kept on your own CG Roster)"),
-      h("button", { type: "submit" }, "buy Fortifications"),
+      h("button", { type: "submit", dataset: { route: "POST /fortification-purchases" } }, "buy Fortifications"),
       h("small", { class: "note" }, "FPP come with the RG bought in the purchase step; unspent FPP are forfeit when this step is completed.")))];
 }
 
@@ -259,7 +260,7 @@ function fortSetup({ side, send, own }) {
       send(own(body));
     } },
       groupSelect(), list,
-      h("button", { type: "submit" }, "record the setup"),
+      h("button", { type: "submit", dataset: { route: "POST /fortification-setups" } }, "record the setup"),
       h("button", { type: "button", onclick: () => list.append(locationRow(types)) }, "add a Location"),
       h("label", {}, "Retained squad-equivalents by Setup Area ", h("input", { name: "retained", placeholder: "e.g. A:4 B:2", maxlength: 400 })),
       h("small", { class: "note" }, "One sealed record per side and step, even with no Location: the opponent learns nothing from it until 8.6073 or your reveal.")))];
