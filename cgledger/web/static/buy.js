@@ -149,10 +149,10 @@ function chartForms(c, side, chart) {
     h("small", { id: "objective-note", class: "note" }, `${ruleOf("record")}: the Objective Hex of an 'I' or 'HW' RG, a hex of its map group.`),
     h("small", { id: "cpp-note", class: "note" }, `CPP: if given, the ledger checks it equals the chart's cost after the modifiers (${ruleOf("price")}).`)));
   parts.push(h("div", { class: "row", id: "secret-acts" },
-    h("strong", {}, "secret batch"), batchList(side, "secret"),
+    h("strong", {}, `secret batch (${ruleOf("buy")}; its rolls ${ruleOf("determine")})`), batchList(side, "secret"),
     h("button", { type: "button", id: "seal-batch", dataset: { route: "POST /rg-purchases" }, onclick: () => sealBatch(side) }, "seal the batch"),
     h("button", { type: "button", id: "secret-rolls", dataset: { route: "POST /rg-determinations" }, onclick: () => act(() => api.roll(`${base}/rg-determinations`, asSide(side, { secret: true })), "purchases-status") },
-      `roll the secret rolls (${ruleOf("determine")})`)),
+      "roll the secret rolls")),
   h("p", { class: "note" }, "Secret RG go into one batch, sealed with one request (even an empty one), and the hidden rolls are made all at once: one of each per step keeps the opponent from counting them (DESIGN §4)."));
   const open = batchOf(side).open.length;
   parts.push(h("div", { class: "row", id: "open-acts" },
