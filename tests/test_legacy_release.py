@@ -32,6 +32,7 @@ import contextlib
 import gzip
 import io
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -208,11 +209,47 @@ def test_the_fixture_is_the_campaign_described() -> None:
     }
 
 
+def _extends(today: Any, release: Any, where: str = "") -> list[str]:
+    """Where ``today`` differs from ``release`` other than by an added field
+    (contracts evolve by extension: a field may be added, never renamed,
+    retyped or changed)."""
+    if isinstance(release, dict) and isinstance(today, dict):
+        return [
+            d
+            for k, v in release.items()
+            for d in (
+                _extends(today[k], v, f"{where}.{k}") if k in today else [f"{where}.{k}: gone"]
+            )
+        ]
+    if isinstance(release, list) and isinstance(today, list) and len(today) == len(release):
+        return [d for i, (t, r) in enumerate(zip(today, release, strict=True))
+                for d in _extends(t, r, f"{where}[{i}]")]  # fmt: skip
+    return [] if today == release else [f"{where}: {release!r} -> {today!r}"[:300]]
+
+
+#: What a Setup Areas map says: each hex and its status (the drawing around it
+#: is presentation, redrawn by issue 27 with Control and a legend of its own).
+HEX_STATUS = re.compile(r'data-hex="([^"]+)"[^>]*?data-status="([^"]+)"')
+
+
+def _svg_data(answer: dict[str, Any]) -> dict[str, Any]:
+    return {**answer, "text": sorted(HEX_STATUS.findall(answer["text"]))}
+
+
 @pytest.mark.parametrize(("name", "role", "path"), READS)
 def test_every_read_answers_as_the_release_did(
     client: TestClient, name: str, role: str, path: str
 ) -> None:
-    assert _read(client, name, role, path) == _due(name, role, path)
+    _assert_read(_read(client, name, role, path), name, role, path)
+
+
+def _assert_read(today: dict[str, Any], name: str, role: str, path: str) -> None:
+    """``today``'s answer to ``path`` is the release's, or extends it."""
+    due = _due(name, role, path)
+    if ".svg" in path:
+        today, due = _svg_data(today), _svg_data(due)
+        assert due["text"], "the release's map names its hexes"
+    assert _extends(today, due) == [], (name, role, path)
 
 
 @pytest.mark.parametrize(("name", "role"), ROLES)
@@ -257,8 +294,7 @@ def test_a_second_server_on_the_files_reads_the_same(client: TestClient, data_di
         _read(client, name, "referee", "")
     with TestClient(create_app(Settings(data_dir=data_dir, database_url=None))) as again:
         for name, role, path in READS[:: max(1, len(READS) // 60)]:
-            got = _read(again, name, role, path)
-            assert got == _due(name, role, path), (name, role, path)
+            _assert_read(_read(again, name, role, path), name, role, path)
 
 
 @pytest.fixture
@@ -300,4 +336,13 @@ def test_the_release_campaign_goes_on(fresh: TestClient) -> None:
     for path in ("/roster?side=German", "/rg-record?side=German", "/lvp", "/control"):
         sep = "&" if "?" in path else "?"
         got = _read(fresh, "kgp", "referee", f"{path}{sep}at={version}")["body"]
-        assert got == _due("kgp", "referee", path)["body"], path
+        assert _extends(got, _due("kgp", "referee", path)["body"]) == [], path
+
+
+def test_an_added_field_extends_but_a_changed_or_gone_one_does_not() -> None:
+    release = {"a": 1, "rows": [{"b": "x"}]}
+    assert _extends({"a": 1, "new": 2, "rows": [{"b": "x", "c": 3}]}, release) == []
+    assert _extends({"a": 2, "rows": [{"b": "x"}]}, release) == [".a: 1 -> 2"]
+    assert _extends({"rows": [{"b": "x"}]}, release) == [".a: gone"]
+    assert _extends({"a": 1, "rows": []}, release) != []
+    assert _extends({"a": "1", "rows": [{"b": "x"}]}, release) != []

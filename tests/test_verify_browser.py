@@ -285,7 +285,17 @@ def _serve_log(page: Any, remote: Remote, log: Log, viewer: str) -> None:
         ][: int(q.get("limit", 100))]
         route.fulfill(json={"items": found, "version": len(items), "next_after": None})
 
+    def whole_page(route: Any) -> None:
+        # GET /page carries the log's window too (DESIGN §12 Cost): the same log.
+        q = {k: v[0] for k, v in parse_qs(urlsplit(route.request.url).query).items()}
+        real = route.fetch().json()
+        after = int(q.get("log_after", max(0, real["version"] - 50)))
+        found = [{**e, "reverted_by": None} for e in items if e["seq"] > after]
+        events = {"items": found, "version": real["version"], "next_after": None}
+        route.fulfill(json={**real, "events": events})
+
     page.route(f"**/v1/campaigns/{remote.id}/events?*", answer)
+    page.route(f"**/v1/campaigns/{remote.id}/page*", whole_page)
 
 
 def _button(browser: Any, server: str, log_of: Any) -> tuple[Any, Remote, Log, dict[str, int]]:
@@ -361,6 +371,7 @@ def test_the_verify_button_refuses_dice_that_do_not_follow_the_stream(
         assert text.startswith("✗ the dice do not follow the stream")
         # An answer edited in flight (the sealed part's salt): the digest tells.
         page.unroute(f"**/v1/campaigns/{remote.id}/events?*")
+        page.unroute(f"**/v1/campaigns/{remote.id}/page*")
         log, at = forged(remote.id)
         log.records[at["batch"] - 1 + 1]["payload"]["sealed"]["salt"] = "0" * 32
         _serve_log(page, remote, log, "US")

@@ -1,4 +1,4 @@
-"""``POST /massacres`` (KGP SSR CG4): a side records that a Massacre (A20.4)
+"""``POST /massacres`` (the CG SSR whose ruleset has the action, e.g. CG4): a side records that a Massacre (A20.4)
 occurred, as a proposal the opponent or the referee answers through
 ``/proposals`` (DESIGN §13); the referee's is recorded at once. No rule lives
 here: ``cgledger.service.massacres`` answers it."""
@@ -48,7 +48,7 @@ def install_massacre_routes(app: FastAPI) -> None:
         idem: IdempotencyKey = None,
         if_match: IfMatch = None,
     ) -> dict[str, Any]:
-        """KGP SSR CG4: "if a Massacre (A20.4) occurs during any CG
+        """The CG SSR (CG4 of the ruleset that has it): "if a Massacre (A20.4) occurs during any CG
         scenario/RePh, all effects listed in A20.3-4 are applicable for the
         remainder of that CG". A side's record is a proposal (``pending``)
         that the opponent or the referee approves (``POST

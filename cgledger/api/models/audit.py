@@ -68,7 +68,7 @@ class ProposalView(_Open):
 
 
 class MassacreView(_Open):
-    """A Massacre (A20.4) recorded for the rest of the CG (KGP SSR CG4)."""
+    """A Massacre (A20.4) recorded for the rest of the CG (the ruleset's SSR CG4)."""
 
     #: The event this request appended (a proposal's id in ``/proposals``).
     seq: int
