@@ -1,4 +1,5 @@
-"""``POST /massacres`` (the CG SSR whose ruleset has the action, e.g. CG4): a side records that a Massacre (A20.4)
+"""``POST /massacres`` (the CG SSR of the ruleset that has it, e.g. CG4): a
+side records that a Massacre (A20.4)
 occurred, as a proposal the opponent or the referee answers through
 ``/proposals`` (DESIGN §13); the referee's is recorded at once. No rule lives
 here: ``cgledger.service.massacres`` answers it."""

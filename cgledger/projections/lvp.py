@@ -8,7 +8,8 @@ change moves a Location's LVP from one side's total to the other's; an undo
 (``UndoApplied``) rebuilds the Control from the events still in force.
 
 An Idle date (``InitiativeDetermined`` of scenario ``idle``) calculates the
-totals too where the ruleset says so (``Initiative.idle_lvp_rule``, e.g. 8.6232 note 2: "each side calculates its Current-LVP and
+totals too where the ruleset says so (``Initiative.idle_lvp_rule``; e.g.
+8.6232 note 2: "each side calculates its Current-LVP and
 CG-LVP Totals"), so the next CG-Scenario End adds to its CG-LVP (8.6033
 "its preceding CG Date's CG-LVP Total"); its event records the row, which is
 compared. An Idle date whose event records none (a ruleset whose Idle rule,
@@ -243,9 +244,10 @@ class LvpProjection:
         self.checked += 1
 
     def _idle_date(self, seq: int, payload: Mapping[str, Any]) -> None:
-        """8.6232 note 2: an Idle date's totals. Its event records them (where the
-        ruleset's Idle rule calculates them), records none (``"lvp": null``: nothing counts LVP), or has no
-        ``lvp`` at all: a row kept as ``unrecorded`` (see the module's head)."""
+        """8.6232 note 2: an Idle date's totals. Its event records them
+        (where the ruleset's Idle rule calculates them), records none
+        (``"lvp": null``: nothing counts LVP), or has no ``lvp`` at all: a row
+        kept as ``unrecorded`` (see the module's head)."""
         if "lvp" not in payload:
             # As the ledger reads such a date (``scenario_end.unrecorded_idle_row``):
             # the last row's Current-LVP, CG-LVP added to it by 8.6033.

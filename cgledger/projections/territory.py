@@ -48,7 +48,8 @@ def control_view(campaign: Campaign, map_group: str | None) -> dict[str, Any]:
 def lvp_view(campaign: Campaign) -> dict[str, Any]:
     """``GET /lvp`` (DESIGN §9): the LVP of each map group, and one row per
     CG-Scenario End or Idle date. An Idle date calculates its totals where
-    the ruleset says so (``Initiative.idle_lvp_rule``, e.g. 8.6232 note 2: Current-LVP from Control, CG-LVP by 8.6033; the campaign
+    the ruleset says so (``Initiative.idle_lvp_rule``; e.g.
+    8.6232 note 2: Current-LVP from Control, CG-LVP by 8.6033; the campaign
     keeps its row); an Idle date of a ruleset whose Idle date calculates none
     (e.g. 9.62132 note 2) repeats the last row's totals."""
     groups = campaign.definition_doc().get("map_groups") or ()
