@@ -23,9 +23,18 @@ from typing import Any
 import pytest
 from conftest import Game, created, ok
 from fastapi.testclient import TestClient
-from test_browser import KGP, Remote, browser, open_page, paper_lines, server, settle
+from test_browser import (
+    KGP,
+    Remote,
+    browser,
+    browser_context,
+    open_page,
+    paper_lines,
+    server,
+    settle,
+)
 
-__all__ = ["browser", "server"]  # the fixtures, used by name
+__all__ = ["browser", "browser_context", "server"]  # the fixtures, used by name
 
 ROLES = ("US", "German", "referee")
 #: KGP with CPP enough for a Fortifications RG (F1), an MG Section (HW1) and Recon.
@@ -110,15 +119,6 @@ def test_a_roster_line_carries_the_lvp_and_the_winner_of_its_cg_scenario(
 
 
 # The browser and the live server: test_browser.py's fixtures (imported above).
-
-
-@pytest.fixture
-def browser_context(browser: Any) -> Iterator[Any]:
-    context = browser.new_context()
-    try:
-        yield context
-    finally:
-        context.close()
 
 
 @pytest.fixture
