@@ -363,3 +363,24 @@ def test_the_referees_page_buys_for_the_side_it_names(browser_context: Any, remo
     (row,) = remote.get("US", "/rg-record?side=German")["rows"]
     assert row["rg"] == "HW1"
     assert referee.errors == []
+
+
+def test_an_abtf_german_buys_a_chart_line_of_a_kg(browser_context: Any, server: str) -> None:
+    """9.6173: a German line is bought by its ID with its KG, "I1(X)"; the
+    form offers the chart's lines so, and the ledger takes it."""
+    game = Remote(server, {"ruleset": "abtf", "campaign": "CG I", "title": "kg",
+                           "start_date": "17 N", "initial_cpp": {"German": 20}})  # fmt: skip
+    try:
+        german = open_page(browser_context, game.link("German"))
+        option = "#buy-form select[name=rg] option[value='I1(X)']"
+        german.wait_for_selector(option, state="attached")
+        german.uncheck("#buy-form input[name=secret]")
+        german.select_option("#buy-form select[name=rg]", "I1(X)")
+        with german.expect_response(lambda r: r.url.endswith("/rg-purchases")) as answer:
+            german.click("#buy-form button[type=submit]")
+        assert answer.value.status == 201, answer.value.text()
+        rows = game.get("German", "/rg-record?side=German")["rows"]
+        assert [r["rg"] for r in rows if not r.get("ob")][-1].startswith("I1")
+        assert german.errors == []
+    finally:
+        game.close()

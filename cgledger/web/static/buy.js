@@ -27,6 +27,9 @@ export const MODIFIERS = {
   ],
 };
 
+// A chart line's RG ID as a purchase names it: with its KG where the line has
+// one (9.6173: "I1(X)"), else its ID.
+const lineId = (e) => (e.kg ? `${e.id}(${e.kg})` : e.id);
 const ruleOf = (key) => (RULES[state.campaign.ruleset] || RULES.kgp)[key];
 
 // DESIGN §4, §2a: each secret request is one sealed record the opponent
@@ -134,7 +137,7 @@ function chartForms(c, side, chart) {
     act(() => api.post(`${base}/rg-purchases`, asSide(side, { ...itemOf(form, groups), secret: false })), "purchases-status");
   } },
     h("strong", {}, `${ruleOf("buy")} Purchasing RG`),
-    h("label", {}, "RG ", h("select", { name: "rg" }, chart.map((e) => h("option", { value: e.id }, `${e.id} ${e.name} (${e.cpp} CPP)`)))),
+    h("label", {}, "RG ", h("select", { name: "rg" }, chart.map((e) => { const id = lineId(e); return h("option", { value: id }, `${id} ${e.name} (${e.cpp} CPP)`); }))),
     groups.length ? h("label", {}, "map group ", h("select", { name: "map_group" }, groups.map((g) => h("option", { value: g }, g)))) : null,
     mods.map((m) => h("label", { class: "inline" }, h("input", { type: "checkbox", name: "modifier", value: m.id }), ` ${m.rule} ${m.title}`)),
     h("label", {}, `${ruleOf("record")} Objective Hex `, h("input", { name: "objective_hex", maxlength: 20, class: "num", placeholder: "optional", "aria-describedby": "objective-note" })),
