@@ -1,7 +1,8 @@
 """Routes of the agreement protocol (DESIGN §13): the proposals of every kind
-(undo requests, definition amendments, Control, Massacres) listed and read in one place,
-and approved, rejected or withdrawn by their seq (``cgledger.service.proposals``).
-The routes of each kind (``undo-requests``, ``definition-amendments``) stay."""
+(undo requests, definition amendments, Control, Massacres, CG-Scenario End, New CG Date)
+listed and read in one place, and approved, rejected or withdrawn by their seq
+(``cgledger.service.proposals``). The routes of each kind (``undo-requests``,
+``definition-amendments``, ``scenario-end``, ``cg-dates``) stay."""
 
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ from cgledger.domain.requests import Body
 from cgledger.service import proposals
 
 Status = Literal["pending", "applied", "rejected", "withdrawn"]
-Kind = Literal["undo-request", "definition-amendment", "control", "massacre"]
+Kind = Literal[
+    "undo-request", "definition-amendment", "control", "massacre", "scenario-end", "cg-date"
+]
 
 
 class ProposalAnswer(Body):
@@ -51,8 +54,9 @@ def install_proposal_routes(app: FastAPI) -> None:
         limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 100,
     ) -> dict[str, Any]:
         """The proposals of every kind (undo requests, definition amendments,
-        Control, Massacres) in seq order, as the caller may see them; ``status=pending``:
-        those waiting for an answer. Paged with ``after``/``limit``."""
+        Control, Massacres, CG-Scenario End, New CG Date) in seq order, as the
+        caller may see them; ``status=pending``: those waiting for an answer.
+        Paged with ``after``/``limit``."""
         _etag(response, caller.campaign.version)
         return proposals.list_proposals(caller, status=status, kind=kind, after=after, limit=limit)
 
@@ -85,7 +89,8 @@ def install_proposal_routes(app: FastAPI) -> None:
     ) -> dict[str, Any]:
         """The opponent of the side that proposed it, or the referee, approves
         it: it takes effect (an undo is applied, an amendment put in force,
-        Control or a Massacre recorded), if it still does what it proposed."""
+        Control or a Massacre recorded, the CG-Scenario End recorded, the New
+        CG Date begun), if it still does what it proposed."""
         return _appended(response, proposals.approve_proposal(caller, seq, asked(idem, if_match)))
 
     @app.post(

@@ -39,11 +39,13 @@ STATE_EVENTS = frozenset(
     {
         "CGDateReady",
         "CGDateBegan",
+        "CGDateRejected",
         "InitiativeChosen",
         "InitiativeDetermined",
         "RePhAdvanced",
         "ScenarioEndProposed",
         "ScenarioEnded",
+        "ScenarioEndRejected",
         "ControlProposed",
         "ControlRecorded",
         "ControlRejected",

@@ -24,7 +24,28 @@ def begin_cg_date(
         body=sent,
         asked=asked,
     )
-    return Written(done, {**campaign_view(done.campaign), "seq": done.seq})
+    record = caller.ledger.record(done.campaign, done.seq)
+    view = {**campaign_view(done.campaign), "seq": done.seq}
+    return Written(done, {**view, "proposal": _proposal_ref(done.campaign, record)})
+
+
+def _proposal_ref(campaign: Campaign, record: dict[str, Any]) -> dict[str, Any] | None:
+    """The proposal (DESIGN §13) that a New CG Date or CG-Scenario End call
+    made (its own seq, pending) or applied (named by the event, or for a New
+    CG Date the sides' readiness it applied)."""
+    p = record["payload"]
+    if record["type"] in ("CGDateReady", "ScenarioEndProposed"):
+        return {"seq": record["seq"], "status": "pending"}
+    if record["type"] == "ScenarioEnded":
+        seq = p.get("proposal")
+    else:
+        answered = [
+            int(s)
+            for s, prop in campaign.cg_date_proposals.items()
+            if (prop["answer"] or {}).get("seq") == record["seq"]
+        ]
+        seq = answered[0] if answered else None
+    return None if seq is None else {"seq": seq, "status": "applied"}
 
 
 def end_scenario(caller: Caller, sent: dict[str, Any], asked: Asked) -> Written:
@@ -44,6 +65,7 @@ def end_scenario(caller: Caller, sent: dict[str, Any], asked: Asked) -> Written:
         "seq": done.seq,
         "status": status,
         "event": event_item(done.campaign, record, caller.role),
+        "proposal": _proposal_ref(done.campaign, record),
     }
     return Written(done, view)
 

@@ -48,7 +48,8 @@ class ProposalView(_Open):
 
     #: The seq of the event that made it (its id in its kind's own routes).
     seq: int
-    #: ``undo-request``, ``definition-amendment``, ``control`` or ``massacre``.
+    #: ``undo-request``, ``definition-amendment``, ``control``, ``massacre``,
+    #: ``scenario-end`` or ``cg-date``.
     kind: str
     #: The event that made it (``UndoRequested``, ``ControlProposed``,
     #: ``MassacreProposed``, ...).

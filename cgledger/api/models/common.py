@@ -183,8 +183,20 @@ class ActionResult(_Open):
     checkpoint: Checkpoint | None = None
 
 
+class ProposalRef(BaseModel):
+    """The proposal (DESIGN §13) a joint act made or applied: its seq in
+    ``/proposals`` and its status (``pending`` or ``applied``)."""
+
+    seq: int
+    status: str
+
+
 class CGDateView(CampaignView):
     """The campaign after a side said it is ready for the next CG Date."""
 
     seq: int
     checkpoint: Checkpoint | None = None
+    #: The side's readiness as a proposal (pending until the opponent is ready
+    #: or approves it), or the one this call applied; ``null`` for the referee's
+    #: call with no side ready.
+    proposal: ProposalRef | None = None

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from cgledger.api.models.common import Checkpoint, EventItem
+from cgledger.api.models.common import Checkpoint, EventItem, ProposalRef
 
 
 class RePhStepStatus(BaseModel):
@@ -85,6 +85,9 @@ class ScenarioEndResult(BaseModel):
     status: str
     event: EventItem
     checkpoint: Checkpoint | None = None
+    #: The proposal it made (``pending``) or applied (``applied``), DESIGN §13;
+    #: ``null`` for the referee's own call.
+    proposal: ProposalRef | None = None
 
 
 class InitiativePage(BaseModel):

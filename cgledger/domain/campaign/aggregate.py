@@ -37,7 +37,7 @@ from cgledger.domain.history import MemoryHistory
 
 #: The shape of the aggregate's state: a snapshot of an older shape is not
 #: used, the campaign is rebuilt from its events instead (docs/architecture.md).
-SCHEMA = 16  # 16: each definition put in force (`definitions_in_force`), for readings as of a seq
+SCHEMA = 17  # 17: CG-Scenario End and New CG Date proposals (DESIGN §13)
 
 
 class Campaign(
@@ -108,6 +108,7 @@ class Campaign(
         self.ready = {}
         self.scenario_end_proposal = None
         self.control_proposals, self.massacre_proposals = {}, {}
+        self.scenario_end_proposals, self.cg_date_proposals = {}, {}
         self.initiatives = {}
         self.chits_used = {}
         self.scenario_ends = {}

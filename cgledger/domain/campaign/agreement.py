@@ -3,7 +3,8 @@ the opponent takes effect only when the opponent agrees, or the referee
 decides.
 
 Two forms share it:
-- a **proposal** (an undo request, a definition amendment, a side's Control):
+- a **proposal** (an undo request, a definition amendment, a side's Control
+  or Massacre, a side's CG-Scenario End, a side ready for the New CG Date):
   one event, pending until the opponent or the referee approves or rejects it,
   or its proposer withdraws it. Each kind (``Kind``) says only what it applies
   when approved (its command, marked ``@approves``); finding it by its seq,
@@ -12,12 +13,15 @@ Two forms share it:
 - a **joint** act that every side says (New CG Date, CG-Scenario End, the
   Initiative chits): it takes effect when the last side says it, or at once
   when the referee does. ``joint`` says who still waits and refuses a side
-  that has said it already.
+  that has said it already. The first side's New CG Date and CG-Scenario End
+  are proposals too: the opponent agrees by saying the same or by approving
+  it, rejects it, or its proposer withdraws it.
 
-Slice: ``undo_requests``, ``amendments``, ``control_proposals`` and
-``massacre_proposals`` (the proposals of each kind, by the seq that made them;
-a Control or Massacre proposal and its answers are state events, replayed
-after an undo like what they record),
+Slice: ``undo_requests``, ``amendments``, ``control_proposals``,
+``massacre_proposals``, ``scenario_end_proposals`` and ``cg_date_proposals``
+(the proposals of each kind, by the seq that made them; a Control, Massacre,
+CG-Scenario End or New CG Date proposal and its answers are state events,
+replayed after an undo like what they record),
 ``ready`` (the sides ready for the New CG Date, and the date each proposed)
 and ``scenario_end_proposal`` (the first side's CG-Scenario End, waiting for
 the other's).
@@ -99,7 +103,32 @@ MASSACRE = Kind(
     field="proposal",
     reject_field="proposal",
 )
-KINDS = (UNDO, AMENDMENT, CONTROL, MASSACRE)
+#: A side's CG-Scenario End (DESIGN §8, §13): it takes effect as ``ScenarioEnded``
+#: when the opponent sends the same body or approves it (``ScenarioEnd.approve_scenario_end``).
+SCENARIO_END = Kind(
+    "scenario-end",
+    "CG-Scenario End proposal",
+    "CG-Scenario End",
+    "scenario_end_proposals",
+    "ScenarioEndRejected",
+    "proposal",
+    field="proposal",
+    reject_field="proposal",
+)
+#: A side ready for the New CG Date (8.6121, 9.6121; DESIGN §13): the date
+#: begins (``CGDateBegan``) when the opponent is ready too or approves it
+#: (``Calendar.approve_cg_date``).
+NEW_CG_DATE = Kind(
+    "cg-date",
+    "New CG Date proposal",
+    "New CG Date",
+    "cg_date_proposals",
+    "CGDateRejected",
+    "proposal",
+    field="proposal",
+    reject_field="proposal",
+)
+KINDS = (UNDO, AMENDMENT, CONTROL, MASSACRE, SCENARIO_END, NEW_CG_DATE)
 
 _A = TypeVar("_A", bound=Callable[..., int])
 #: The command that applies an approved proposal, by its kind's id (``approves``).
@@ -215,20 +244,35 @@ class Agreement(Core):
 
     # ------------------------------------------------------------------ apply
 
-    def _opened(self, kind: Kind, e: Applied, **data: Any) -> None:
+    def _opened(self, kind: Kind, e: Applied, by: str | None = None, **data: Any) -> None:
         self.proposals_of(kind)[str(e.seq)] = {
-            "by": e.values["by"],
+            "by": e.values["by"] if by is None else by,
             **data,
             "status": "pending",
             "answer": None,
         }
 
-    def _answered(self, kind: Kind, e: Applied, *, status: str, by: str, **data: Any) -> None:
-        proposal = self.proposals_of(kind)[str(e.values[kind.ref])]
+    def _answered(
+        self,
+        kind: Kind,
+        e: Applied,
+        *,
+        status: str,
+        by: str,
+        seq: int | None = None,
+        note: str | None = None,
+        **data: Any,
+    ) -> None:
+        """Proposal ``seq`` (default: the one the event names) settled by ``e``."""
+        proposal = self.proposals_of(kind)[str(e.values[kind.ref] if seq is None else seq)]
         proposal["status"] = status
         proposal.update(data)
-        note = None if status == "applied" else e.values["note"]
+        if note is None and status != "applied":
+            note = e.values["note"]
         proposal["answer"] = {"seq": e.seq, "by": by, "note": note}
+
+    def _pending(self, kind: Kind) -> list[int]:
+        return [int(s) for s, p in self.proposals_of(kind).items() if p["status"] == "pending"]
 
     def _on_rejected(self, kind: Kind, e: Applied) -> None:
         status = "withdrawn" if e.values["withdrawn"] else "rejected"
@@ -294,19 +338,50 @@ class Agreement(Core):
 
     @reads("side", "next")
     def _on_ready(self, e: Applied) -> None:
-        self.ready[e.values["side"]] = e.values["next"]
+        side, nxt = e.values["side"], e.values["next"]
+        self.ready[side] = nxt
+        self._opened(NEW_CG_DATE, e, by=side, next=nxt)
 
-    @reads()
+    @reads("by")
     def _on_date_began(self, e: Applied) -> None:
-        del e
+        """The New CG Date began: every side's readiness is applied, by the
+        side whose call began it or the referee (a ``CGDateBegan`` recorded
+        before it named ``by`` was the last side's, or the referee's)."""
+        by = e.values.get("by")
+        if by is None:
+            unready = [s for s in self.sides if s not in self.ready]
+            by = unready[0] if len(unready) == 1 else REFEREE
+        for seq in self._pending(NEW_CG_DATE):
+            self._answered(NEW_CG_DATE, e, status="applied", by=by, seq=seq)
         self.ready = {}
+
+    @reads("proposal", "by", "note", "withdrawn")
+    def _on_cg_date_rejected(self, e: Applied) -> None:
+        """A side's readiness rejected or withdrawn: it may say it again."""
+        self._on_rejected(NEW_CG_DATE, e)
+        side = self.proposals_of(NEW_CG_DATE)[str(e.values["proposal"])]["by"]
+        self.ready.pop(side, None)
 
     @reads("by", "body")
     def _on_scenario_end_proposed(self, e: Applied) -> None:
         v = e.values
         self.scenario_end_proposal = {"side": v["by"], "body": v["body"], "seq": e.seq}
+        self._opened(SCENARIO_END, e, body=v["body"])
 
-    @reads()
+    @reads("by", "proposal")
     def _on_scenario_ended(self, e: Applied) -> None:
-        del e
+        """CG-Scenario End recorded: the pending proposal is applied when the
+        event names it (or, recorded before it named one, whenever one was
+        pending); the referee's different call rejects it."""
+        for seq in self._pending(SCENARIO_END):
+            if e.values.get("proposal", seq) == seq:
+                self._answered(SCENARIO_END, e, status="applied", by=e.values["by"], seq=seq)
+            else:
+                note = "the referee recorded a different CG-Scenario End"
+                self._answered(SCENARIO_END, e, status="rejected", by=REFEREE, seq=seq, note=note)
+        self.scenario_end_proposal = None
+
+    @reads("proposal", "by", "note", "withdrawn")
+    def _on_scenario_end_rejected(self, e: Applied) -> None:
+        self._on_rejected(SCENARIO_END, e)
         self.scenario_end_proposal = None

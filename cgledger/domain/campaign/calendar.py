@@ -1,6 +1,7 @@
 """The CG Date (8.6121, 9.6121): the calendar, the current date,
 and the New CG Date, which both sides take together (the agreement
-protocol's joint form): a side says it is ready (``CGDateReady``); the date
+protocol's joint form): a side says it is ready (``CGDateReady``, a proposal
+the opponent may approve or reject, and its proposer withdraw); the date
 begins when every side is, or at once when the referee calls it.
 
 Slice: ``calendar``, ``date_index`` and ``awaiting_new_date`` (a CG-Scenario
@@ -9,7 +10,7 @@ End or an Idle date happened, and the New CG Date has not begun).
 
 from __future__ import annotations
 
-from cgledger.domain.campaign.agreement import Agreement
+from cgledger.domain.campaign.agreement import NEW_CG_DATE, Agreement, approves
 from cgledger.domain.campaign.core import Applied, reads
 from cgledger.domain.campaign.sequence import Sequence
 from cgledger.domain.context import Ctx
@@ -61,8 +62,16 @@ class Calendar(Sequence, Agreement):
         if waiting:
             payload = {"side": ctx.actor, "cg_date": self.cg_date, "next": nxt, "step": step}
             return self.append(ctx, "CGDateReady", payload, {}, owner=None)
-        payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}"}
+        payload = {"cg_date": nxt, "step": step, "rule": f"{rs.id}:{step}", "by": ctx.actor}
         return self.append(ctx, "CGDateBegan", payload, {}, owner=None)
+
+    @approves(NEW_CG_DATE)
+    def approve_cg_date(self, ctx: Ctx, seq: int) -> int:
+        """The opponent (or the referee) approves a side's New CG Date: the
+        same as saying it is ready for the date the side named (DESIGN §13)."""
+        proposal = self.pending_proposal(ctx, NEW_CG_DATE, seq)
+        self.check_approver(ctx, NEW_CG_DATE, proposal)
+        return self.begin_cg_date(ctx, proposal["next"])
 
     def _next_date(self, rs: Ruleset, step: str, cg_date: str | None) -> str:
         current = self.cg_date

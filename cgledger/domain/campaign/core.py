@@ -53,7 +53,7 @@ OWNERS: Mapping[str, tuple[str, ...]] = {
     "calendar": ("calendar", "date_index", "awaiting_new_date"),
     "agreement": (
         "undo_requests", "amendments", "control_proposals", "massacre_proposals", "ready",
-        "scenario_end_proposal",
+        "scenario_end_proposal", "scenario_end_proposals", "cg_date_proposals",
     ),
     "sequence": ("steps", "rolled_tables"),
     "tables": ("lasting",),
@@ -161,6 +161,8 @@ class Core:
     amendments: dict[str, dict[str, Any]]
     control_proposals: dict[str, dict[str, Any]]
     massacre_proposals: dict[str, dict[str, Any]]
+    scenario_end_proposals: dict[str, dict[str, Any]]
+    cg_date_proposals: dict[str, dict[str, Any]]
     # the ruleset's own state (``Rules.initial_state``)
     rules: dict[str, Any]
 

@@ -42,6 +42,7 @@ DISPATCH: Mapping[str, tuple[Handler, ...]] = {
         Sequence._on_date_began,
         RuleState._on_new_date,
     ),
+    "CGDateRejected": (Agreement._on_cg_date_rejected,),
     "InitiativeChosen": (Initiative._on_chosen, Sequence._on_step),
     "InitiativeDetermined": (
         Initiative._on_determined,
@@ -57,6 +58,7 @@ DISPATCH: Mapping[str, tuple[Handler, ...]] = {
     "MassacreRecorded": (Agreement._on_massacre_recorded, RuleState._on_rule_event),
     "MassacreRejected": (Agreement._on_massacre_rejected,),
     "ScenarioEndProposed": (Agreement._on_scenario_end_proposed,),
+    "ScenarioEndRejected": (Agreement._on_scenario_end_rejected,),
     "ScenarioEnded": (
         Territory._on_scenario_ended,
         Sealing._on_reph_reset,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from cgledger.domain.campaign.agreement import Agreement
+from cgledger.domain.campaign.agreement import SCENARIO_END, Agreement, approves
 from cgledger.domain.campaign.core import Applied, reads
 from cgledger.domain.campaign.sequence import Sequence
 from cgledger.domain.campaign.territory import Territory, book_control
@@ -105,6 +105,9 @@ class ScenarioEnd(Territory, Sequence, Agreement):
                 f"{ctx.actor} sends {mine}: both must send the same scenario end",
                 rule=first,
             )
+        # The proposal it applies (DESIGN §13): the pending one, unless the
+        # referee records a different scenario end (which rejects it).
+        applies = None if proposal is None or proposal["body"] != sent else proposal["seq"]
         payload = {
             "by": ctx.actor,
             "cg_date": self.cg_date,
@@ -112,8 +115,17 @@ class ScenarioEnd(Territory, Sequence, Agreement):
             "scenario": scenario,
             **recorded,
             **extras,
+            "proposal": applies,
         }
         return self.append(ctx, "ScenarioEnded", payload, {}, owner=None)
+
+    @approves(SCENARIO_END)
+    def approve_scenario_end(self, ctx: Ctx, seq: int) -> int:
+        """The opponent (or the referee) approves a side's CG-Scenario End:
+        the same as sending the same body (DESIGN §8, §13)."""
+        proposal = self.pending_proposal(ctx, SCENARIO_END, seq)
+        self.check_approver(ctx, SCENARIO_END, proposal)
+        return self.end_scenario(ctx, copy.deepcopy(proposal["body"]))
 
     def _last_control(
         self, actor: str, items: list[dict[str, Any]]
