@@ -5,10 +5,10 @@ import { h } from "./api.js";
 import { act, api, base, body, state } from "./ctx.js";
 
 // DESIGN §13: every proposal that waits for the opponent (undo requests,
-// definition amendments, Control, Massacres, CG-Scenario End …) in one list:
+// definition amendments, Control, Massacres, CG-Scenario End, New CG Date) in one list:
 // approve and reject for the opponent and the referee, withdraw for the side
 // that proposed it.
-function proposalText(p) {
+function proposalText(p, endRule) {
   const q = p.proposed || {};
   if (p.kind === "undo-request") {
     const what = q.to_seq !== null && q.to_seq !== undefined
@@ -23,6 +23,20 @@ function proposalText(p) {
     const all = [...(q.rule ? [`rule ${q.rule}`] : []), ...locs, ...blocks];
     return `Control #${p.seq} by ${p.by} (${p.status}) of ${q.map_group}: ${all.slice(0, 12).join(", ")}${all.length > 12 ? `, … (${all.length} in all)` : ""}`;
   }
+  if (p.kind === "scenario-end") {
+    // DESIGN §8: the body as sent; the opponent agrees by approving it (the
+    // same as sending the same body) or rejects it, and the side may withdraw
+    // it to send a corrected one.
+    const b = q.body || {};
+    const parts = [`CVP earned ${Object.entries(b.cvp || {}).map(([s, n]) => `${s} ${n}`).join(", ")}`];
+    for (const [k, v] of Object.entries(b)) {
+      if (k === "cvp" || k === "control") continue;
+      parts.push(`${k.replaceAll("_", " ")} ${typeof v === "object" && v !== null ? Object.entries(v).map(([s, n]) => `${s} ${n}`).join(", ") : v}`);
+    }
+    if ((b.control || []).length) parts.push(`last Control changes in ${b.control.map((c) => c.map_group).join(", ")}`);
+    return `CG-Scenario End${endRule ? ` (${endRule})` : ""} #${p.seq} by ${p.by} (${p.status}) on ${q.cg_date}: ${parts.join("; ")}`;
+  }
+  if (p.kind === "cg-date") return `New CG Date (${q.step || "8.6121"}) #${p.seq} by ${p.by} (${p.status}): ${p.by} is ready for ${q.next} (from ${q.cg_date})`;
   if (p.kind === "massacre") return `Massacre (${q.rule || "A20.4"}) #${p.seq} by ${p.by} (${p.status}): by the ${q.side} on ${q.cg_date}${q.note ? ` — ${q.note}` : ""}`;
   return `${p.kind} #${p.seq} by ${p.by} (${p.status})`;
 }
@@ -64,8 +78,10 @@ function resolveForm(d) {
 export function drawRequests(page) {
   const { proposals, disputes } = page;
   const you = state.campaign.you;
+  // The RePh step that records CG-Scenario End (Victory Determination: 8.603, 9.603, 2.9).
+  const won = ((page.reph && page.reph.steps) || []).find((st) => /Victory/i.test(st.title));
   const undoRows = proposals.items.slice().reverse().map((p) => h("li", { dataset: { proposal: p.seq, kind: p.kind, status: p.status, ...(p.kind === "undo-request" ? { undo: p.seq } : {}) } },
-    proposalText(p), p.answer && p.answer.note ? ` → ${p.answer.note}` : "",
+    proposalText(p, won && won.rule), p.answer && p.answer.note ? ` → ${p.answer.note}` : "",
     p.status !== "pending" ? null : p.by === you ? [" ", answer(p, "withdraw")] : [" ", answer(p, "approve"), answer(p, "reject")]));
   const disputeRows = disputes.items.slice().reverse().map((d) => h("li", { dataset: { dispute: d.id, status: d.status } },
     `dispute #${d.id} of event ${d.seq} by ${d.by} (${d.status}): ${d.claim}`,
