@@ -176,7 +176,7 @@ def _scene(remote: Remote) -> dict[str, int]:
     return seqs
 
 
-def _check_sheets(
+def check_sheets(
     page: Any, remote: Remote, role: str, sides: tuple[str, ...] = ("US", "German")
 ) -> None:
     """Each side's roster and record on ``role``'s page are the API's answers
@@ -213,7 +213,7 @@ def test_the_forms_show_the_paper_columns_and_the_apis_values_to_each_role(
     for role in ROLES:
         page = open_page(browser_context, remote.link(role))
         settle(page, remote.get("referee")["version"])
-        _check_sheets(page, remote, role)
+        check_sheets(page, remote, role)
         assert page.errors == []
         page.close()
     # The RG Purchased as the paper has it: each RG's ID and its CPP, not a dump.
@@ -249,7 +249,7 @@ def test_each_ruleset_draws_its_own_forms(
         for role in (*sides, "referee"):
             page = open_page(browser_context, game.link(role))
             settle(page, game.get("referee")["version"])
-            _check_sheets(page, game, role, sides)
+            check_sheets(page, game, role, sides)
             assert page.errors == []
             page.close()
     finally:
@@ -322,7 +322,7 @@ def test_fpp_fortifications_and_recon_show_once_bought_and_set_up(
     for page in (german, us):
         settle(page, remote.get("referee")["version"])
     for role, page in (("German", german), ("US", us)):
-        _check_sheets(page, remote, role)
+        check_sheets(page, remote, role)
     roster = remote.get("German", "/roster?side=German")
     first, new = roster["lines"]
     assert (first["fpp"], first["fpp_spent"], first["fpp_forfeit"]) == (5, 2, 3)

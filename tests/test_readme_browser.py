@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from test_browser import Remote, browser, open_page, server, settle
-from test_browser_reph import assert_card, complete_all, end_scenario
+from test_browser_reph import assert_card, complete_all, complete_to, end_scenario
 
 __all__ = ["browser", "server"]  # the fixtures, used by name
 
@@ -89,8 +89,9 @@ def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], serv
     walk = Walk({"US": us, "German": german})
     try:
         # 3. The Initial Scenario.
-        for side, page in walk.pages.items():
-            assert complete_all(page, side) == "all steps done"
+        # Where a side has CPP to buy with, it stops first before 8.619.
+        passed = {side: complete_to(p, side, "all steps done") for side, p in walk.pages.items()}
+        assert all(at == ["8.619"] for at in passed.values() if at), passed
         walk.pressed.add("complete all steps")
         end_scenario(walk.pages, remote, "US", "German", **{"cvp-US": 1, "cvp-German": 0})
         walk.pressed |= {"send the scenario end", "approve: send the same"}
@@ -103,7 +104,7 @@ def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], serv
             )
         # 5. The German's Refit Phase: the CPP DR on the way, a secret RG, its rolls.
         walk.press("German", "make the CPP Replenishment DR", "#reph")
-        german.wait_for_selector("#reph-status.ok", timeout=20_000)
+        german.wait_for_selector("#reph [data-action=cpp-replenishments] .status.ok")
         german.select_option("#buy-form select[name=rg]", "I1")
         walk.press("German", "add to the batch", "#buy-form")
         walk.press("German", "seal the batch", "#purchases")
@@ -122,9 +123,12 @@ def test_the_readme_walk_through_plays_a_whole_cg_date(contexts: list[Any], serv
         us.wait_for_selector("#control-status.ok")
         walk.press("German", "approve", "#requests li[data-kind=control]")
         us.wait_for_selector("#map svg.setup-map g[data-hex=C1][data-control=US]", timeout=20_000)
-        # 7. Initiative.
-        for side, page in walk.pages.items():
-            assert complete_all(page, side).startswith("stopped at 8.623")
+        # 7. Initiative: "complete all steps" stops before each purchase step
+        # where nothing was bought (the German bought his RG: he has no FPP),
+        # pressed again it passes it, and it stops at the chits.
+        passed = {side: complete_to(p, side, "stopped at 8.623") for side, p in walk.pages.items()}
+        assert passed["German"] == ["8.622"], passed  # he bought his RG, and has no FPP
+        assert passed["US"] == ["8.619", "8.622"], passed
         walk.press("US", "Attack", "#reph .initiative")
         walk.press("German", "Idle", "#reph .initiative")
         for side, page in walk.pages.items():

@@ -3,11 +3,13 @@
 // Initiative chits, CG-Scenario End and New CG Date, each by agreement.
 import { h } from "./api.js";
 import { actsFor, api, asSide, base, fmt, mapGroups, state } from "./ctx.js";
-import {
-  SIDELESS, actControl, actionsOf, completeAll, info, loadInfo, looseActions, paintNotes, run, stopSlot,
-} from "./stepacts.js";
+import { SIDELESS, actControl, actionsOf, info, loadInfo, looseActions, paintNotes, run, statusSlot } from "./stepacts.js";
+import { completeAll, stopSlot } from "./walk.js";
 
 const OPEN = new Set(["current", "pending"]);
+// Where the answer to an action of the whole CG Date (its scenario end, the
+// next date) shows once the action has taken its own form away.
+const DATE_SLOT = "reph-date-status";
 
 export function drawReph(page) {
   const { reph } = page;
@@ -15,9 +17,9 @@ export function drawReph(page) {
   loadInfo(() => { if (!document.getElementById("reph").contains(document.activeElement)) drawReph(state.page); });
   const parts = [
     h("p", {}, `CG Date ${reph.cg_date}${reph.initial ? " (Initial Scenario)" : ""}`,
-      reph.scenario ? ` · scenario: ${reph.scenario.type}` : "", reph.new_date_due ? " · a New CG Date is due" : ""),
+      reph.scenario ? ` · scenario: ${reph.scenario.type}` : "", reph.new_date_due ? " · a New CG Date is due" : "", " ",
+      statusSlot(DATE_SLOT)),
     h("div", { class: "scroll" }, h("table", {}, h("tbody", {}, c.sides.map((side) => sideRow(reph, side))))),
-    h("p", { class: "status", id: "reph-status", role: "status" }),
     h("div", { class: "scroll" }, stepsTable(page)),
   ];
   const loose = looseActions();
@@ -42,16 +44,17 @@ function sideRow(reph, side) {
     next ? h("button", { type: "button", class: "advance", dataset: { side, to: next.rule, route: "POST /reph/advance" }, onclick: () => advance(side, next.rule) }, `complete ${cur} → ${next.rule}`) : null,
     h("button", {
       type: "button", dataset: { side, to: "scenario", route: "POST /reph/advance" }, onclick: () => completeAll(side),
-      title: "Completes every remaining step (a purchase step passed buys nothing), making on the way only the rolls that need no choice (CPP Replenishment, Ammunition Shortage); it stops where a step needs your decision and says why.",
+      title: "Completes every remaining step, making on the way only the rolls that need no choice (CPP Replenishment, Ammunition Shortage); it stops where a step needs your decision and says why, and before each purchase step where you could buy and have bought nothing (pressed again, it passes that step).",
     }, "complete all steps"),
   ] : [];
-  // Where "complete all steps" says where it stopped and why (kept once done).
-  if (mine) acts.push(h("span", { class: "status", id: stopSlot(side), role: "status" }));
+  // The row's own slot: where "complete all steps" stopped and why, and the
+  // answer to the step's advance.
+  if (mine) acts.push(statusSlot(stopSlot(side)));
   return h("tr", { dataset: { side } }, h("th", { scope: "row" }, side),
     h("td", { class: "step" }, cur === "scenario" ? "all steps done" : `${cur} ${title(cur)}`), h("td", {}, acts));
 }
 
-const advance = (side, to) => run(() => api.post(`${base}/reph/advance`, asSide(side, { to })));
+const advance = (side, to) => run(() => api.post(`${base}/reph/advance`, asSide(side, { to })), stopSlot(side), { side });
 
 // Every step, both sides' status as text, the current one marked, and the
 // step's actions for the side(s) this page acts for in a row under it.
@@ -100,9 +103,11 @@ function initiative(page, st) {
       today && today.scenario ? ` → ${today.scenario}` : ""),
     actsFor().filter((sd) => !chosen[sd]).map((sd) => h("span", {}, `${sd}: `,
       h("button", { type: "button", dataset: { route: "POST /initiative" }, onclick: () => chit(sd, "attack") }, "Attack"),
-      h("button", { type: "button", dataset: { route: "POST /initiative" }, onclick: () => chit(sd, "idle") }, "Idle"))));
+      h("button", { type: "button", dataset: { route: "POST /initiative" }, onclick: () => chit(sd, "idle") }, "Idle"))),
+    statusSlot(INI_SLOT));
 }
-const chit = (side, kind) => run(() => api.post(`${base}/initiative`, asSide(side, { chit: kind })));
+const INI_SLOT = "reph-initiative-status";
+const chit = (side, kind) => run(() => api.post(`${base}/initiative`, asSide(side, { chit: kind })), INI_SLOT);
 
 // 8.6121 (9.6121, SG 4.0): a side says it is ready; the date begins when
 // every side is, or at once when the referee calls it.
@@ -127,11 +132,13 @@ function newDate(reph, st) {
       run(async () => {
         const r = await api.post(`${base}/cg-dates`, sent);
         return r.cg_date !== reph.cg_date ? `CG Date ${r.cg_date} began` : `ready: the CG Date begins when the other side is ready too (${st.rule})`;
-      });
+      }, "new-date-status", { fallback: DATE_SLOT });
     } },
       ask ? h("label", {}, "next CG Date ", h("input", { name: "cg_date", id: "new-date-name", required: true, maxlength: 20, placeholder: "e.g. 6 Afternoon" })) : null,
       h("button", { type: "submit", id: "new-date", dataset: { route: "POST /cg-dates" } }, text)));
   }
+  // After the form (or where it was, once this side said it is ready).
+  if (side || c.you === "referee") parts.push(statusSlot("new-date-status"));
   if (side) parts.push(h("small", { class: "note" }, "Your call says you are ready (DESIGN §13): the date begins when the other side is ready too, or when the referee begins it."));
   return h("div", { class: "row new-date" }, parts);
 }
@@ -158,6 +165,34 @@ function describeEnd(b) {
   return parts.join(" · ");
 }
 
+// The rule and text of a paper column of the CG Rosters (2.91's VP).
+const paperCol = (key) => Object.values(state.page.rosters || {})
+  .flatMap((r) => (r && r.paper ? r.paper.columns : [])).find((col) => col.key === key) || {};
+
+// A VP field the scenario end needs: the browser refuses it empty, saying
+// which rule asks for it, so none is sent as 0.
+function vpInput(name, key, what) {
+  const col = paperCol(key);
+  const rule = col.rule ? `${col.rule}: ` : "";
+  return h("input", {
+    type: "number", min: 0, max: 100000, name, class: "num", required: true, title: `${rule}${col.text || what}`,
+    oninvalid: (e) => e.target.setCustomValidity(e.target.validity.valueMissing ? `${rule}state ${what}` : ""),
+    oninput: (e) => e.target.setCustomValidity(""),
+  });
+}
+
+// The VP scored, by the side(s) that score them: one is required (the
+// ledger names the side that scores them if another's is sent).
+function vpScored(sides) {
+  const inputs = sides.map((sd) => vpInput(`vp-${sd}`, "vp", "the VP scored in the scenario"));
+  const sync = () => {
+    const any = inputs.some((i) => i.value !== "");
+    for (const i of inputs) { i.required = !any || i.value !== ""; i.setCustomValidity(""); }
+  };
+  for (const i of inputs) i.addEventListener("input", sync);
+  return sides.map((sd, k) => h("label", {}, `VP scored by ${sd} `, inputs[k]));
+}
+
 function scenarioEnd(reph) {
   const c = state.campaign;
   if (reph.new_date_due || !c.sides.every((sd) => reph.current[sd] === "scenario")) return [];
@@ -169,8 +204,10 @@ function scenarioEnd(reph) {
     const theirs = prop.by !== c.you && canAct;
     out.push(h("div", { class: "agreement", dataset: { kind: "scenario-end", proposal: prop.seq, status: "pending" } },
       h("strong", {}, `${rule} CG-Scenario End sent by ${prop.by} (event ${prop.seq}): `), describeEnd(prop.body), " ",
-      theirs ? h("button", { type: "button", class: "approve", dataset: { route: "POST /scenario-end" }, onclick: () => run(() => api.post(`${base}/scenario-end`, prop.body).then(() => "CG-Scenario End recorded")) },
+      theirs ? h("button", { type: "button", class: "approve", dataset: { route: "POST /scenario-end" }, onclick: () => run(() => api.post(`${base}/scenario-end`, prop.body).then(() => "CG-Scenario End recorded"), "scenario-end-approve-status", { fallback: DATE_SLOT }) },
         c.you === "referee" ? "record it" : "approve: send the same") : h("span", {}, "waiting for the other side (or the referee)."),
+      // The proposer's answer shows here, where its form was.
+      statusSlot(theirs ? "scenario-end-approve-status" : "scenario-end-status"),
       theirs ? h("small", { class: "note" }, " To disagree, send your own below: nothing is recorded until both sides send the same, and the refusal shows where they differ.") : null));
   }
   if (!canAct || (prop && prop.by === c.you)) return out;
@@ -181,8 +218,9 @@ function scenarioEnd(reph) {
     e.preventDefault();
     const f = e.target.elements;
     const sent = { cvp: Object.fromEntries(c.sides.map((sd) => [sd, Number(f[`cvp-${sd}`].value || 0)])) };
+    // The browser refuses an empty VP field (``required``): none is sent as 0.
     if (fields.includes("vp")) sent.vp = Object.fromEntries(c.sides.filter((sd) => f[`vp-${sd}`].value !== "").map((sd) => [sd, Number(f[`vp-${sd}`].value)]));
-    if (fields.includes("vp_required")) sent.vp_required = Number(f.vp_required.value || 0);
+    if (fields.includes("vp_required")) sent.vp_required = Number(f.vp_required.value);
     if (f.winner.value) sent.winner = f.winner.value;
     const hexes = f.hexes ? f.hexes.value.split(/[\s,;]+/).filter(Boolean) : [];
     if (hexes.length) {
@@ -193,13 +231,14 @@ function scenarioEnd(reph) {
     run(async () => {
       const r = await api.post(`${base}/scenario-end`, sent);
       return r.status === "proposed" ? "sent: it is recorded when the other side sends the same (or the referee records it)" : "CG-Scenario End recorded";
-    });
+    }, "scenario-end-status", { fallback: DATE_SLOT });
   } },
     h("strong", {}, `${rule} CG-Scenario End: CVP earned`),
     c.sides.map((sd) => num(`cvp-${sd}`, `${sd} `)),
+    fields.includes("vp") ? vpScored(c.sides) : null,
+    fields.includes("vp_required") ? h("label", {}, "VP required ", vpInput("vp_required", "vp_required", "the VP required to win the scenario")) : null,
     h("button", { type: "submit", dataset: { route: "POST /scenario-end" } }, c.you === "referee" ? "end the scenario" : "send the scenario end"),
-    fields.includes("vp") ? c.sides.map((sd) => num(`vp-${sd}`, `VP scored by ${sd} `)) : null,
-    fields.includes("vp_required") ? num("vp_required", "VP required ") : null,
+    statusSlot("scenario-end-status"),
     h("label", {}, "winner ", h("select", { name: "winner" }, h("option", { value: "" }, "as the rules decide"), c.sides.map((sd) => h("option", { value: sd }, sd)))),
     groups.length ? h("fieldset", { class: "row" }, h("legend", {}, "last Control changes (optional)"),
       h("label", {}, "map group ", h("select", { name: "map_group" }, groups.map((g) => h("option", { value: g }, g)))),

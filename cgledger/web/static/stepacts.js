@@ -1,9 +1,10 @@
 // The actions of each RePh step, offered in place on the RePh card (DESIGN §8,
-// §12), and "complete all steps", which goes as far as it may without
-// choosing for the player. Each control sends one request; its answer, or the
-// ledger's refusal with its rule, stays shown next to it across redraws.
+// §12). Each control sends one request; its answer, or the ledger's refusal
+// with its rule, shows in the control's own status slot next to it and stays
+// there across redraws ("complete all steps": walk.js).
 import { ApiError, h, setStatus } from "./api.js";
 import { $, api, asSide, base, makeIt, mapGroups, redraw, state } from "./ctx.js";
+import { fortPurchase, fortSetup } from "./forts.js";
 
 // ------------------------------------------------------------------ the ruleset
 // GET /v1/rulesets, read once: each action's path and rule, the Fortification
@@ -40,23 +41,32 @@ export function stepOfRule(rule) {
 }
 
 // ------------------------------------------------------------------ answers
-// What each slot (a status element's id) last said, painted again after
-// every redraw until the next action in that slot.
+// Each control has its own status slot next to it (``statusSlot``): the
+// answer, or the ledger's refusal with its rule, shows where the player
+// acted. What each slot last said is painted again after every redraw until
+// the next action in that slot, or the next CG Date.
 const notes = new Map();
 const TABLE = /\(POST \/v1\/campaigns\/[^/]+\/tables\/([^/]+)\/rolls\)/;
 export const neededPath = (e) => ((/\(POST \/v1\/campaigns\/[^/]+\/([a-z-]+)\)/.exec((e && e.message) || "")) || [])[1] || null;
+export const slug = (s) => String(s).replace(/[^A-Za-z0-9_-]/g, "_");
 
-// With ``side``, the answer goes once that side has moved on from the step
-// it was given at.
-export async function run(fn, slot = "reph-status", side = null) {
-  notes.set(slot, { text: "…", kind: "info" });  // painted again if the card redraws meanwhile
+// A status slot: polite, so a screen reader says the answer once it is there.
+export const statusSlot = (id, tag = "span") => h(tag, { class: "status", id, role: "status", "aria-live": "polite" });
+
+// ``slot``: the id of the status slot next to the control. ``side``: the
+// answer goes once that side has moved on from the step it was given at.
+// ``fallback``: where the answer shows if the action took its control away
+// (a CG-Scenario End recorded, a CG Date begun). Every answer goes with the
+// CG Date it was given on.
+export async function run(fn, slot, { side = null, fallback = null } = {}) {
+  notes.set(slot, { text: "…", kind: "info", date: state.page.reph.cg_date });  // painted again if the card redraws meanwhile
   paintNotes();
   let note;
   try {
     const said = await fn();
     note = { text: typeof said === "string" ? said : "done", kind: "ok" };
   } catch (e) {
-    const lost = !(e instanceof ApiError) || e.status >= 500;
+    const lost = !(e instanceof ApiError || e.problem) || e.status >= 500;
     note = {
       text: lost ? `${e.message}: the answer was lost; trying again repeats the same request, it never acts twice` : e.message,
       kind: "error", rule: e.problem ? e.problem.rule : undefined, table: (TABLE.exec(e.message || "") || [])[1],
@@ -66,14 +76,17 @@ export async function run(fn, slot = "reph-status", side = null) {
   // only if the player is not in one ("complete all steps" may have moved on
   // before it stopped, so the page still reads what happened).
   await redraw(note.kind === "ok").catch(() => {});
+  note.date = state.page.reph.cg_date;
   if (side) Object.assign(note, { side, at: state.page.reph.current[side] });
-  notes.set(slot, note);
+  notes.delete(slot);
+  notes.set(!$(slot) && fallback ? fallback : slot, note);
   paintNotes();
 }
 
 export function paintNotes() {
+  const reph = state.page.reph;
   for (const [slot, note] of notes) {
-    if (note.side && state.page.reph.current[note.side] !== note.at) { notes.delete(slot); continue; }
+    if (note.date !== reph.cg_date || (note.side && reph.current[note.side] !== note.at)) { notes.delete(slot); continue; }
     const el = $(slot);
     if (!el) continue;
     setStatus(el, note.text, note.kind);
@@ -89,63 +102,6 @@ function openTable(id) {
   sel.dispatchEvent(new Event("change"));
   sel.scrollIntoView({ block: "center" });
   sel.focus();
-}
-
-// ------------------------------------------------------------------ complete all steps
-// Rolls a step requires that take no input and leave nothing to choose: made
-// on the way. Anything else (a purchase, the RG rolls with their stated DRMs,
-// a chit, the New CG Date) is the player's: the walk stops there and says why.
-const AUTO = new Set(["cpp-replenishments", "ammunition-shortage"]);
-export const stopSlot = (side) => `reph-stop-${side.replace(/[^A-Za-z0-9_-]/g, "_")}`;
-
-export function completeAll(side) {
-  return run(() => walk(side), stopSlot(side), side);
-}
-
-async function walk(side) {
-  let reph = state.page.reph;
-  const order = (id) => (id === "scenario" ? Infinity : reph.steps.findIndex((st) => st.rule === id));
-  const title = (id) => `${id} ${(reph.steps.find((st) => st.rule === id) || {}).title || ""}`.trim();
-  let goal = "scenario";  // where it goes; ``blocker``: why it stops once there
-  let blocker = null;
-  let walking = false;    // one step at a time (SG 1.2: the sides take each step in turn)
-  for (let i = 0; i < 60; i++) {
-    const cur = reph.current[side];
-    if (cur === "scenario") return "all steps done";
-    let to = goal;
-    if (walking) {
-      const nxt = reph.steps.find((st) => order(st.rule) > order(cur) && st.status[side] !== "n/a");
-      if (nxt && order(nxt.rule) < order(goal)) to = nxt.rule;
-    }
-    try {
-      reph = await api.post(`${base}/reph/advance`, asSide(side, { to }));
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 409) throw e;
-      const path = neededPath(e);
-      if (path && AUTO.has(path)) {
-        await makeIt(path, asSide(side));
-        reph = await api.get(`${base}/reph`);
-        continue;
-      }
-      const at = stepOfRule(e.problem.rule);
-      if (at === cur || walking) throw stopped(e, reph.current[side], title);
-      if (at && order(at) > order(cur) && at !== goal) { goal = at; blocker = e; continue; }
-      walking = true;
-      blocker = blocker || e;
-      continue;
-    }
-    if (to === goal) {
-      if (goal === "scenario") return "all steps done";
-      throw stopped(blocker, goal, title);
-    }
-  }
-  throw new Error("stopped after 60 requests");
-}
-
-// The refusal that stopped the walk, saying where it stopped.
-function stopped(e, at, title) {
-  const out = new ApiError(e.status, { ...e.problem, detail: `stopped at ${title(at)}: ${e.message}` });
-  return out;
 }
 
 // ------------------------------------------------------------------ the controls
@@ -167,32 +123,51 @@ const groupSelect = () => {
   const groups = mapGroups();
   return groups.length ? h("label", {}, "map group ", h("select", { name: "map_group" }, groups.map((g) => h("option", { value: g }, g)))) : null;
 };
+// The id of the status slot of action ``path`` for ``side`` (null: sideless).
+export const actSlot = (path, side) => `reph-act-${path}-${side ? slug(side) : "all"}`;
 
-// The control(s) of action ``path`` for ``side`` (null: a sideless one), or null.
+// The control(s) of action ``path`` for ``side`` (null: a sideless one), or
+// null; its answer shows in its own status slot, at its end.
 export function actControl(path, side) {
   if (ONLY[path] && side && side !== ONLY[path]) return null;
   const rule = ruleOf(path);
-  const slot = "reph-status";
+  const slot = actSlot(path, side);
   const send = (body, roll = false) => run(() => (roll ? api.roll(`${base}/${path}`, body) : api.post(`${base}/${path}`, body)), slot);
   const own = (body = {}) => (side ? asSide(side, body) : body);
+  const table = (info.ruleset || {}).fortification_table;
   const build = BUILD[path] || ((s) => [btn(`POST ${path}`, () => s.send(own()), null, `POST /${path}`)]);
-  const parts = build({ path, side, send, own });
+  const parts = build({ path, side, send, own, slot, table });
   if (!parts) return null;
   const who = side && state.campaign.you === "referee" ? `${side}: ` : "";
   return h("div", { class: "row act", dataset: { action: path, side: side || "" } },
-    h("strong", {}, `${who}${rule} ${NAMES[path] || path}`), parts);
+    h("strong", {}, `${who}${rule} ${NAMES[path] || path}`), parts, statusSlot(slot));
 }
 
+// A form elsewhere on the page, brought into view for ``side`` (the
+// referee's page first names the side it acts for).
+function bringUp(side, id) {
+  const sel = $("buy-side");
+  if (sel && side && sel.value !== side) { sel.value = side; sel.dispatchEvent(new Event("change")); }
+  const el = $(id);
+  if (!el) return;
+  el.scrollIntoView({ block: "center" });
+  (el.matches("form") ? el.querySelector("select, input, button") : el).focus();
+}
+// Whether the RG Purchase Record offers ``side`` its purchase forms (its chart has a line).
+const buysHere = (side) => (((state.definition || {}).rg_chart || {})[side] || []).length > 0;
+
 const BUILD = {
-  "cpp-replenishments": ({ path, own }) => [btn("make the CPP Replenishment DR", () => run(() => makeIt(path, own())), null, `POST /${path}`)],
-  "ammunition-shortage": ({ path, own }) => [btn("make the Ammunition Shortage DR", () => run(() => makeIt(path, own())), null, `POST /${path}`)],
+  "cpp-replenishments": ({ path, own, slot }) => [btn("make the CPP Replenishment DR", () => run(() => makeIt(path, own()), slot), null, `POST /${path}`)],
+  "ammunition-shortage": ({ path, own, slot }) => [btn("make the Ammunition Shortage DR", () => run(() => makeIt(path, own()), slot), null, `POST /${path}`)],
   "rg-purchases": ({ side }) => (side === state.campaign.you
-    ? [btn("buy on the RG Purchase Record", () => { const f = $("buy-form"); if (f) { f.scrollIntoView({ block: "center" }); f.querySelector("select").focus(); } }, "to-buy")]
+    ? [btn("buy on the RG Purchase Record", () => bringUp(side, "buy-form"), "to-buy")]
     : [h("span", { class: "note" }, "each side buys on its own page (RG Purchase Record)")]),
-  "rg-determinations": ({ send, own }) => [
-    btn("roll the secret rolls", () => send(own({ secret: true }), true), "secret-rolls", "POST /rg-determinations"),
+  // The step's secret rolls are made once, with the secret batch they roll
+  // for (RG Purchase Record): here, the way there.
+  "rg-determinations": ({ side, send, own }) => [
+    buysHere(side) ? btn("to the secret rolls (RG Purchase Record)", () => bringUp(side, "secret-rolls"), "to-secret-rolls") : null,
     btn("roll the next roll an RG needs", () => send(own(), true), "next-roll", "POST /rg-determinations"),
-    h("small", { class: "note" }, "The secret rolls of the step go in one sealed record (even none); an RG bought in the open also has its own \"roll it\" on the RG Purchase Record."),
+    h("small", { class: "note" }, "The secret rolls of the step go in one sealed record (even none), made with the secret batch on the RG Purchase Record; an RG bought in the open has its own \"roll it\" there too."),
   ],
   "fortification-purchases": fortPurchase,
   "recon": ({ send, own }) => [h("form", { class: "row", onsubmit: (e) => {
@@ -212,56 +187,3 @@ const BUILD = {
   } }, groupSelect(), h("button", { type: "submit", dataset: { route: "POST /hidden-fortifications" } }, "place them on-map"))],
   "fanaticism": ({ send, own }) => [btn("declare all German Personnel Fanatic for this scenario", () => send(own()), null, "POST /fanaticism")],
 };
-
-// The items of the Fortification Purchase Table the side may buy, with their FPP.
-const fortTypes = (side) => ((info.ruleset && info.ruleset.fortification_table) || { types: [] }).types
-  .filter((t) => t.fpp[side] !== undefined);
-
-function fortPurchase({ side, send, own }) {
-  const types = fortTypes(side || state.campaign.you);
-  const table = (info.ruleset || {}).fortification_table;
-  return [h("details", {}, h("summary", {}, `choose the items (${table ? `${table.rule} ${table.title}` : "Fortification Purchase Table"})`),
-    h("form", { class: "fort-buy", onsubmit: (e) => {
-      e.preventDefault();
-      const f = e.target;
-      const items = types.map((t) => ({ type: t.id, count: Number(f.elements[`fort-${t.id}`].value || 0) })).filter((it) => it.count > 0);
-      send(own({ items, secret: f.elements.secret.checked }));
-    } },
-      types.map((t) => h("label", {}, h("input", { type: "number", min: 0, max: 1000, value: 0, class: "num", name: `fort-${t.id}` }),
-        ` ${t.name} (${t.fpp[side || state.campaign.you]} FPP each${t.flags ? `; ${t.flags}` : ""})`)),
-      h("label", { class: "inline" }, h("input", { type: "checkbox", name: "secret", checked: true }), " secret (kept on your own CG Roster)"),
-      h("button", { type: "submit", dataset: { route: "POST /fortification-purchases" } }, "buy Fortifications"),
-      h("small", { class: "note" }, "FPP come with the RG bought in the purchase step; unspent FPP are forfeit when this step is completed.")))];
-}
-
-function locationRow(types) {
-  return h("div", { class: "row fort-loc" },
-    h("label", {}, "type ", h("select", { name: "type" }, types.map((t) => h("option", { value: t.id }, t.name)))),
-    h("label", {}, "hex ", h("input", { name: "hex", maxlength: 20, size: 6 })),
-    h("label", {}, "level ", h("input", { name: "level", type: "number", min: -9, max: 99, value: 0, class: "num" })),
-    h("label", {}, "count ", h("input", { name: "count", type: "number", min: 1, max: 1000, value: 1, class: "num" })));
-}
-
-function fortSetup({ side, send, own }) {
-  const types = fortTypes(side || state.campaign.you);
-  const list = h("div", { class: "fort-locs" }, locationRow(types));
-  return [h("details", {}, h("summary", {}, "record the Locations (secret)"),
-    h("form", { class: "fort-setup", onsubmit: (e) => {
-      e.preventDefault();
-      const f = e.target;
-      const items = [...list.querySelectorAll(".fort-loc")].map((row) => ({
-        type: row.querySelector("[name=type]").value, hex: row.querySelector("[name=hex]").value.trim(),
-        level: Number(row.querySelector("[name=level]").value || 0), count: Number(row.querySelector("[name=count]").value || 1),
-      })).filter((it) => it.hex);
-      const retained = Object.fromEntries(f.elements.retained.value.split(/[\s,;]+/).filter(Boolean)
-        .map((pair) => pair.split(":")).map(([area, n]) => [area, Number(n || 0)]));
-      const body = { items, retained };
-      if (f.elements.map_group) body.map_group = f.elements.map_group.value;
-      send(own(body));
-    } },
-      groupSelect(), list,
-      h("button", { type: "submit", dataset: { route: "POST /fortification-setups" } }, "record the setup"),
-      h("button", { type: "button", onclick: () => list.append(locationRow(types)) }, "add a Location"),
-      h("label", {}, "Retained squad-equivalents by Setup Area ", h("input", { name: "retained", placeholder: "e.g. A:4 B:2", maxlength: 400 })),
-      h("small", { class: "note" }, "One sealed record per side and step, even with no Location: the opponent learns nothing from it until 8.6073 or your reveal.")))];
-}
