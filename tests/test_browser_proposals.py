@@ -1,7 +1,7 @@
 """CG-Scenario End and New CG Date answered on the pages (DESIGN §12, §13):
 a side's wrong scenario end is rejected by the opponent on his page and sent
 again; the corrected one approved there; a side's New CG Date withdrawn by
-its proposer, then approved by the opponent. Each answer is one request, on
+its proposer on the RePh card, then approved by the opponent. Each answer is one request, on
 ``/proposals``.
 
 Where chromium is missing these tests skip (under ``CI=true`` they fail), as
@@ -66,7 +66,16 @@ def test_scenario_end_and_new_cg_date_are_answered_on_the_pages(
         assert pending(game, "cg-date")["seq"] == ready["seq"]
         text = us.inner_text(f"#requests li[data-proposal='{ready['seq']}']")
         assert "German is ready for 19 PM" in text, text
-        answer(german, ready["seq"], "withdraw", "withdrawn")
+        # The German withdraws it from the RePh card, where he said it.
+        button = f"#reph button.withdraw[data-proposal='{ready['seq']}']"
+        german.wait_for_selector(button, timeout=20_000)
+        sent = posts(german)
+        german.click(button)
+        german.wait_for_selector(
+            f"#requests li[data-proposal='{ready['seq']}'][data-status=withdrawn]"
+        )
+        assert sent == [f"proposals/{ready['seq']}/withdraw"]
+        assert game.get("referee")["ready_for_next_cg_date"] == []
         again = game.post("German", "/cg-dates", {})
         answer(us, again["seq"], "approve", "applied")
         assert game.get("US")["cg_date"] == "19 PM"

@@ -119,6 +119,14 @@ function newDate(reph, st) {
   const side = c.sides.includes(c.you);
   const parts = [h("strong", {}, `${st.rule} ${st.title}`),
     h("span", {}, said.length ? `${said.join("; ")}.` : "no side is ready yet.")];
+  // DESIGN §13: a side's readiness is a proposal: its proposer withdraws it,
+  // the opponent or the referee rejects it (or agrees below).
+  const pending = ((state.page && state.page.proposals && state.page.proposals.items) || [])
+    .filter((p) => p.kind === "cg-date" && p.status === "pending");
+  for (const p of pending) {
+    if (p.by === c.you) parts.push(" ", answerButton(p.seq, "withdraw", "new-date-status", `withdraw: not ready for ${ready[p.by] || "it"}`));
+    else if (side || c.you === "referee") parts.push(" ", answerButton(p.seq, "reject", "new-date-status", `reject ${p.by}'s ${ready[p.by] || "date"}`));
+  }
   if (side && ready[c.you]) {
     parts.push(h("span", {}, ` Waiting for ${c.sides.filter((sd) => !ready[sd]).join(", ")} (or the referee).`));
   } else if (side || c.you === "referee") {
@@ -141,6 +149,12 @@ function newDate(reph, st) {
   if (side || c.you === "referee") parts.push(statusSlot("new-date-status"));
   if (side) parts.push(h("small", { class: "note" }, "Your call says you are ready (DESIGN §13): the date begins when the other side is ready too, or when the referee begins it."));
   return h("div", { class: "row new-date" }, parts);
+}
+
+// A proposal answered in place (DESIGN §13): one request on /proposals.
+function answerButton(seq, verb, slot, label) {
+  return h("button", { type: "button", class: verb, dataset: { route: `POST /proposals/{seq}/${verb}`, proposal: seq },
+    onclick: () => run(() => api.post(`${base}/proposals/${seq}/${verb}`, {}).then((r) => `proposal ${seq} ${r.status}`), slot, { fallback: DATE_SLOT }) }, label);
 }
 
 // ------------------------------------------------------------------ CG-Scenario End
@@ -205,10 +219,14 @@ function scenarioEnd(reph) {
     out.push(h("div", { class: "agreement", dataset: { kind: "scenario-end", proposal: prop.seq, status: "pending" } },
       h("strong", {}, `${rule} CG-Scenario End sent by ${prop.by} (event ${prop.seq}): `), describeEnd(prop.body), " ",
       theirs ? h("button", { type: "button", class: "approve", dataset: { route: "POST /scenario-end" }, onclick: () => run(() => api.post(`${base}/scenario-end`, prop.body).then(() => "CG-Scenario End recorded"), "scenario-end-approve-status", { fallback: DATE_SLOT }) },
-        c.you === "referee" ? "record it" : "approve: send the same") : h("span", {}, "waiting for the other side (or the referee)."),
+        c.you === "referee" ? "record it" : "approve: send the same") : h("span", {}, "waiting for the other side (or the referee). "),
+      // DESIGN §13: the opponent or the referee rejects it; its side withdraws it
+      // (to send a corrected one).
+      theirs ? [" ", answerButton(prop.seq, "reject", "scenario-end-approve-status", "reject")]
+        : prop.by === c.you ? answerButton(prop.seq, "withdraw", "scenario-end-status", "withdraw") : null,
       // The proposer's answer shows here, where its form was.
       statusSlot(theirs ? "scenario-end-approve-status" : "scenario-end-status"),
-      theirs ? h("small", { class: "note" }, " To disagree, send your own below: nothing is recorded until both sides send the same, and the refusal shows where they differ.") : null));
+      theirs ? h("small", { class: "note" }, " To disagree, reject it (its side then sends a corrected one), or send your own below: nothing is recorded until both sides send the same, and the refusal shows where they differ.") : null));
   }
   if (!canAct || (prop && prop.by === c.you)) return out;
   const fields = (info.ruleset && info.ruleset.scenario_end_fields) || [];
