@@ -21,6 +21,8 @@ from cgledger.service.session import Caller
 LOG_LIMIT = 1000
 #: How many of the newest events a page that shows none yet is sent.
 LOG_NEWEST = 50
+#: The event of an RG bought (open, or sealed in a ``RecordSealed``).
+PURCHASED = "RGPurchased"
 
 
 def page_view(
@@ -77,21 +79,27 @@ def page_view(
 def _open_purchases(caller: Caller) -> list[int]:
     """The seqs of the caller's own RG bought in the open (an RGPurchased
     event, not a sealed record): the page offers each its own roll. Public
-    events, so this says nothing the log does not."""
-    if caller.role not in caller.campaign.sides:
+    events, so this says nothing the log does not.
+
+    The answer of ``GET /events?type=RGPurchased&actor=<caller>&limit=1000``
+    (reverted ones too), found in the aggregate's ``state_log``, which keeps
+    every state event (an RGPurchased is one in every ruleset that buys RG)
+    with whether it was sealed, instead of reading the whole log: only the
+    caller's side's open purchases are read, for their actor (the referee
+    may buy for a side)."""
+    campaign, role = caller.campaign, caller.role
+    if role not in campaign.sides:
         return []
-    found = events.list_events(
-        caller,
-        after=0,
-        limit=LOG_LIMIT,
-        event_type=["RGPurchased"],
-        actor=caller.role,
-        table=None,
-        date=None,
-        reverted=True,
-        before=None,
-    )
-    return [int(item["seq"]) for item in found["items"]]
+    found: list[int] = []
+    for entry in campaign.state_log:
+        if entry["type"] != PURCHASED or entry.get("sealed") or entry["values"].get("side") != role:
+            continue
+        seq = int(entry["seq"])
+        if campaign.record(seq)["actor"] == role:
+            found.append(seq)
+            if len(found) == LOG_LIMIT:
+                break
+    return found
 
 
 def _map_groups(caller: Caller) -> list[str]:
