@@ -6,12 +6,13 @@ Each part is the answer of the route that serves it on its own (the same
 service function, called with that route's defaults), so the page can show
 nothing the caller could not read part by part, and a test compares them
 (tests/test_page_view.py). The map SVG travels only when it changed: the
-page sends the digest of the one it shows.
+page sends the digest of the one it shows, a digest of what the map is drawn
+from (``cgledger.projections.map_digest``), so an unchanged map is not even
+drawn.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from cgledger.service import campaigns, disputes, events, proposals, readmodels, reph, territory
@@ -110,6 +111,5 @@ def _map_groups(caller: Caller) -> list[str]:
 
 
 def _map(caller: Caller, map_group: str, digest: str | None) -> dict[str, Any]:
-    drawn = territory.setup_areas_svg(caller, map_group, None)
-    own = hashlib.sha256(drawn.svg.encode("utf-8")).hexdigest()[:32]
-    return {"map_group": map_group, "digest": own, "svg": None if own == digest else drawn.svg}
+    drawn = territory.live_map(caller, map_group, digest)
+    return {"map_group": drawn.map_group, "digest": drawn.digest, "svg": drawn.svg}
