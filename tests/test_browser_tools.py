@@ -54,34 +54,71 @@ def pending(game: Remote, kind: str) -> dict[str, Any]:
 
 
 def test_the_pages_tables_are_the_rulesets(browser_context: Any, server: str) -> None:
-    """The rule numbers, the 8.6194 modifiers and the Massacre rule the page
-    names (buy.js, tools.js: no route lists them) are each ruleset's own."""
+    """The Massacre rule the page names (tools.js: no route lists it) is each
+    ruleset's own; the purchase rules and the 8.6194 modifiers are read from
+    GET /v1/rulesets (its ``purchases``, checked against each ruleset in
+    tests/test_rulesets.py), and buy.js keeps no copy of them."""
     page = open_page(browser_context, server + "/")
     got = page.evaluate(
         """async () => {
             const buy = await import("/ui/buy.js");
             const tools = await import("/ui/tools.js");
-            return { rules: buy.RULES, modifiers: buy.MODIFIERS, massacre: tools.MASSACRE };
+            return { buy: Object.keys(buy).sort(), massacre: tools.MASSACRE };
         }"""
     )
-    want_rules, want_mods, want_massacre = {}, {}, {}
+    want_massacre = {}
     for rid, ruleset in REGISTRY.items():
-        p = cast(Any, ruleset.rules).purchases
-        want_rules[rid] = {
-            "buy": p.buy,
-            "price": p.price,
-            "record": p.record,
-            "determine": p.determine,
-        }
-        if p.modifiers:
-            want_mods[rid] = [
-                {"id": m.id, "rule": m.rule, "title": m.title, "sides": list(m.sides)}
-                for m in p.modifiers
-            ]
         if ruleset.rules.massacre_rule is not None:
             want_massacre[rid] = ruleset.rules.massacre_rule
-    assert got == {"rules": want_rules, "modifiers": want_mods, "massacre": want_massacre}
+    assert got == {"buy": ["buyForms"], "massacre": want_massacre}
     page.close()
+
+
+def _offered(page: Any) -> list[dict[str, str]]:
+    """The 8.6194 modifiers the buy form offers: value, label and tooltip."""
+    page.wait_for_selector("#buy-form", state="attached")
+    found: list[dict[str, str]] = page.locator("#buy-form input[name=modifier]").evaluate_all(
+        """els => els.map((e) => ({
+            id: e.value, label: e.parentElement.textContent.trim(), text: e.parentElement.title,
+        }))"""
+    )
+    return found
+
+
+@pytest.mark.parametrize(
+    ("body", "side"),
+    [
+        (KGP, "US"),
+        (KGP, "German"),
+        ({"ruleset": "abtf", "campaign": "CG I", "start_date": "17 N"}, "German"),
+    ],
+)
+def test_the_buy_form_offers_the_rulesets_modifiers_and_rules(
+    browser_context: Any, server: str, body: dict[str, Any], side: str
+) -> None:
+    """The buy form, drawn from GET /v1/rulesets' ``purchases``: the 8.6194
+    modifiers of the page's side (8.6194b is the U.S.'s; ABtF has none), each
+    with its rule, title and what it does, and the ruleset's rule numbers."""
+    game = Remote(server, {**body, "title": "buy", "initial_cpp": {side: 20}})
+    try:
+        page = open_page(browser_context, game.link(side))
+        rules: Any = cast(Any, REGISTRY[body["ruleset"]].rules).purchases
+        every = game.http.get("/v1/rulesets").json()
+        (listed,) = [r for r in every if r["id"] == body["ruleset"]]
+        texts = {m["id"]: m["text"] for m in listed["purchases"]["modifiers"]}
+        assert _offered(page) == [
+            {"id": m.id, "label": f"{m.rule} {m.title}", "text": texts[m.id]}
+            for m in rules.modifiers
+            if side in m.sides
+        ]
+        form = page.inner_text("#buy-form")
+        assert f"{rules.buy} Purchasing RG" in form, form
+        assert f"{rules.record} Objective Hex" in form, form
+        assert f"({rules.price})" in form, form
+        assert f"its rolls {rules.determine}" in page.inner_text("#secret-acts")
+        assert page.errors == []
+    finally:
+        game.close()
 
 
 @pytest.mark.store

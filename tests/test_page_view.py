@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from conftest import Game, assert_problem, created, ok
 
+from cgledger.domain.rulesets import REGISTRY
+
 pytestmark = [pytest.mark.store, pytest.mark.shared_app]
 
 ROLES = ("US", "German", "referee")
@@ -103,11 +105,33 @@ def test_the_log_is_the_window_asked_for(scene: Game) -> None:
     assert [e["seq"] for e in tail] == [version - 2, version - 1, version]
 
 
+def test_every_rg_purchase_is_a_state_event() -> None:
+    """``open_purchases`` reads the RGPurchased events in the aggregate's
+    ``state_log``: every ruleset that buys RG keeps them there."""
+    buying = [rs for rs in REGISTRY.values() if "rg-purchases" in rs.rules.actions]
+    assert buying
+    for rs in buying:
+        assert "RGPurchased" in rs.rules.state_events, rs.id
+
+
+def _bought(game: Game, role: str, body: dict[str, Any]) -> int:
+    return int(created(game.post(role, "/rg-purchases", {"map_group": "Sx", **body}))["seq"])
+
+
 def test_open_purchases_are_the_callers_own_rgpurchased_events(scene: Game) -> None:
-    bought = created(
-        scene.post("US", "/rg-purchases", {"rg": "I1", "map_group": "Sx", "secret": False})
-    )
-    assert ok(scene.get("US", "/page"))["open_purchases"] == [bought["seq"]]
+    """The page's ``open_purchases`` is what the log filtered by type and actor
+    answers: the caller's own open RGPurchased events, an undone one too; not
+    one the referee bought for the side, nor a sealed (secret) one."""
+    bought = _bought(scene, "US", {"rg": "I1", "secret": False})
+    by_referee = _bought(scene, "referee", {"rg": "I1", "side": "US", "secret": False})
+    undone = _bought(scene, "US", {"rg": "I1", "map_group": "Sy", "secret": False})
+    created(scene.post("US", "/undo-requests", {"seqs": [undone], "reason": "the wrong RG"}))
+    _bought(scene, "US", {"rg": "I1", "map_group": "Sy", "secret": True})
+    listed = ok(scene.get("US", "/events?type=RGPurchased&actor=US&limit=1000"))["items"]
+    assert [e["seq"] for e in listed] == [bought, undone]
+    assert [e["seq"] for e in listed if e["reverted_by"]] == [undone]
+    assert ok(scene.get("US", "/page"))["open_purchases"] == [bought, undone]
+    assert by_referee not in ok(scene.get("US", "/page"))["open_purchases"]
     assert ok(scene.get("German", "/page"))["open_purchases"] == []
     assert ok(scene.get("referee", "/page"))["open_purchases"] == []
 

@@ -3,10 +3,13 @@ matrices (8.6232, 9.62132) and what GET /v1/rulesets says of each ruleset."""
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import pytest
 from conftest import ok
 from fastapi.testclient import TestClient
 
+from cgledger.domain.purchases import PurchaseRules
 from cgledger.domain.rulesets import REGISTRY
 
 pytestmark = pytest.mark.shared_app
@@ -77,6 +80,36 @@ def test_rulesets_list_their_interface(client: TestClient) -> None:
     for r in listed.values():
         assert ok(client.get(r["definition_schema_url"]))["type"] == "object"
         assert ok(client.get(r["sample_definition_url"]))["sample"] is True
+
+
+#: The purchase rules by number, as ``PurchaseRules`` names them.
+PURCHASE_RULES = ("buy", "price", "date_max", "cg_max", "record", "determine", "per_map_group")
+
+
+@pytest.mark.parametrize("ruleset", sorted(REGISTRY))
+def test_the_purchase_rules_listed_are_the_rulesets(client: TestClient, ruleset: str) -> None:
+    """GET /v1/rulesets' ``purchases`` (what the page's buy form reads): the
+    ruleset's purchase rules by number and the 8.6194 CPP-cost modifiers a
+    purchaser may choose, with their rule and what each does, as the ruleset's
+    own ``PurchaseRules`` have them."""
+    (listed,) = [r for r in ok(client.get("/v1/rulesets")) if r["id"] == ruleset]
+    rules: PurchaseRules = cast(Any, REGISTRY[ruleset].rules).purchases
+    got = listed["purchases"]
+    assert {k: got[k] for k in PURCHASE_RULES} == {k: getattr(rules, k) for k in PURCHASE_RULES}
+    assert [
+        (m["id"], m["rule"], m["title"], m["sides"], m["percent"], m["rounding"])
+        for m in got["modifiers"]
+    ] == [(m.id, m.rule, m.title, list(m.sides), m.percent, m.rounding) for m in rules.modifiers]
+    readings = {r["id"] for r in ok(client.get(listed["readings_url"]))}
+    for m, own in zip(got["modifiers"], rules.modifiers, strict=True):
+        assert m["rule"].startswith(got["price"]), m  # 8.6194a within 8.6194
+        assert m["rgs"] == [p for p in own.prefixes if p]
+        assert (m["amount_reading"], m["rgs_reading"]) == (own.amount_reading, own.prefixes_reading)
+        assert {m["amount_reading"], m["rgs_reading"]} - {None} <= readings
+        assert m["reading"] == (own.reading or None)
+        text = m["text"]
+        assert f"+{own.percent}%" in text, text
+        assert all(str(x) in text for x in (own.rounding, *own.sides, *m["rgs"])), text
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,13 @@ Each part is the answer of the route that serves it on its own (the same
 service function, called with that route's defaults), so the page can show
 nothing the caller could not read part by part, and a test compares them
 (tests/test_page_view.py). The map SVG travels only when it changed: the
-page sends the digest of the one it shows.
+page sends the digest of the one it shows, a digest of what the map is drawn
+from (``cgledger.projections.map_digest``), so an unchanged map is not even
+drawn.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from cgledger.service import campaigns, disputes, events, proposals, readmodels, reph, territory
@@ -21,6 +22,8 @@ from cgledger.service.session import Caller
 LOG_LIMIT = 1000
 #: How many of the newest events a page that shows none yet is sent.
 LOG_NEWEST = 50
+#: The event of an RG bought (open, or sealed in a ``RecordSealed``).
+PURCHASED = "RGPurchased"
 
 
 def page_view(
@@ -77,21 +80,27 @@ def page_view(
 def _open_purchases(caller: Caller) -> list[int]:
     """The seqs of the caller's own RG bought in the open (an RGPurchased
     event, not a sealed record): the page offers each its own roll. Public
-    events, so this says nothing the log does not."""
-    if caller.role not in caller.campaign.sides:
+    events, so this says nothing the log does not.
+
+    The answer of ``GET /events?type=RGPurchased&actor=<caller>&limit=1000``
+    (reverted ones too), found in the aggregate's ``state_log``, which keeps
+    every state event (an RGPurchased is one in every ruleset that buys RG)
+    with whether it was sealed, instead of reading the whole log: only the
+    caller's side's open purchases are read, for their actor (the referee
+    may buy for a side)."""
+    campaign, role = caller.campaign, caller.role
+    if role not in campaign.sides:
         return []
-    found = events.list_events(
-        caller,
-        after=0,
-        limit=LOG_LIMIT,
-        event_type=["RGPurchased"],
-        actor=caller.role,
-        table=None,
-        date=None,
-        reverted=True,
-        before=None,
-    )
-    return [int(item["seq"]) for item in found["items"]]
+    found: list[int] = []
+    for entry in campaign.state_log:
+        if entry["type"] != PURCHASED or entry.get("sealed") or entry["values"].get("side") != role:
+            continue
+        seq = int(entry["seq"])
+        if campaign.record(seq)["actor"] == role:
+            found.append(seq)
+            if len(found) == LOG_LIMIT:
+                break
+    return found
 
 
 def _map_groups(caller: Caller) -> list[str]:
@@ -102,6 +111,5 @@ def _map_groups(caller: Caller) -> list[str]:
 
 
 def _map(caller: Caller, map_group: str, digest: str | None) -> dict[str, Any]:
-    drawn = territory.setup_areas_svg(caller, map_group, None)
-    own = hashlib.sha256(drawn.svg.encode("utf-8")).hexdigest()[:32]
-    return {"map_group": map_group, "digest": own, "svg": None if own == digest else drawn.svg}
+    drawn = territory.live_map(caller, map_group, digest)
+    return {"map_group": drawn.map_group, "digest": drawn.digest, "svg": drawn.svg}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cgledger.domain.errors import NotFound
+from cgledger.domain.purchases import PriceModifier, PurchaseRules
 from cgledger.domain.rulesets import REGISTRY, Action, Ruleset, drm_sources
 from cgledger.domain.tables import Table, describe
 
@@ -56,6 +57,7 @@ def _info(rs: Ruleset) -> dict[str, Any]:
         "new_date_step": rs.new_date_step,
         "scenario_end_fields": sorted(rs.rules.scenario_end_fields),
         "fortification_table": _fort_table(rs),
+        "purchases": _purchases(rs),
         "initiative": None
         if rs.initiative is None
         else {
@@ -72,6 +74,50 @@ def _info(rs: Ruleset) -> dict[str, Any]:
         "sample_definition_url": f"/v1/rulesets/{rs.id}/sample-definition",
         "notes": rs.notes,
         "readings_url": f"/v1/rulesets/{rs.id}/readings",
+    }
+
+
+def _purchases(rs: Ruleset) -> dict[str, Any] | None:
+    """The RG purchase rules by number (8.619, 9.617, SG 3.4), if the ruleset
+    buys RG, and the CPP-cost modifiers a purchaser may choose (8.6194), each
+    with its rule and what it does."""
+    rules: PurchaseRules | None = getattr(rs.rules, "purchases", None)
+    if rules is None:
+        return None
+    return {
+        "buy": rules.buy,
+        "price": rules.price,
+        "date_max": rules.date_max,
+        "cg_max": rules.cg_max,
+        "record": rules.record,
+        "determine": rules.determine,
+        "per_map_group": rules.per_map_group,
+        "modifiers": [_modifier(m) for m in rules.modifiers],
+    }
+
+
+def _modifier(m: PriceModifier) -> dict[str, Any]:
+    """A CPP-cost modifier (8.6194a, 8.6194b) as its chart of readings leaves it
+    by default: its percent, rounding and the RG it is for, the readings that
+    change them, and a sentence saying so."""
+    rgs = [p for p in m.prefixes if p]
+    which = " ".join(["/".join(m.sides), *([", ".join(repr(p) for p in rgs)] if rgs else []), "RG"])
+    text = f"+{m.percent}% of the RG's CPP cost ({m.rounding}), for each {which}"
+    readings = ", ".join(repr(r) for r in (m.amount_reading, m.prefixes_reading) if r)
+    if readings:
+        text += f" by default (the readings {readings} decide)"
+    return {
+        "id": m.id,
+        "rule": m.rule,
+        "title": m.title,
+        "sides": list(m.sides),
+        "percent": m.percent,
+        "rounding": m.rounding,
+        "rgs": rgs,
+        "text": text,
+        "reading": m.reading or None,
+        "amount_reading": m.amount_reading,
+        "rgs_reading": m.prefixes_reading,
     }
 
 

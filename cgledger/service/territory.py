@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from cgledger.domain.campaign import Campaign
+from cgledger.projections.map_digest import map_digest, map_title
 from cgledger.projections.map_marks import control_in_force, fortifications_seen
 from cgledger.projections.setup_map import render_svg
 from cgledger.projections.territory import control_view, lvp_view
@@ -66,17 +68,49 @@ def setup_areas_svg(caller: Caller, map_group: str | None, at: int | None) -> Sv
     campaign = as_of(caller.ledger, caller.campaign, at)
     view = campaign.setup_areas_view(map_group)
     group = view["map_group"]
-    data = campaign.map_group_data(group)
+    control = control_in_force(campaign, group)
+    forts = fortifications_seen(campaign, group, caller.role)
+    return Svg(_draw(campaign, view, at, control, forts), caller.campaign.version)
+
+
+@dataclass(frozen=True)
+class LiveMap:
+    map_group: str
+    #: ``map_digest.map_digest``: what the map is drawn from, for this caller.
+    digest: str
+    #: The map, or ``None`` when its digest is the one the caller holds.
+    svg: str | None
+
+
+def live_map(caller: Caller, map_group: str, known: str | None) -> LiveMap:
+    """The caller's live map of ``map_group`` and its digest, computed from
+    what the map is drawn from (``cgledger.projections.map_digest``): the map
+    is drawn only when the digest is not ``known``, the one the caller holds."""
+    campaign = caller.campaign
+    control = control_in_force(campaign, map_group)
+    forts = fortifications_seen(campaign, map_group, caller.role)
+    digest = map_digest(campaign, map_group, caller.role, control=control, fortifications=forts)
+    if digest == known:
+        return LiveMap(map_group, digest, None)
+    view = campaign.setup_areas_view(map_group)
+    return LiveMap(map_group, digest, _draw(campaign, view, None, control, forts))
+
+
+def _draw(
+    campaign: Campaign,
+    view: dict[str, Any],
+    at: int | None,
+    control: dict[str, str | None],
+    forts: dict[str, Any] | None,
+) -> str:
+    data = campaign.map_group_data(view["map_group"])
     coords = dict(zip(data.grid.ids, data.grid.coords, strict=True))
-    title = f"{campaign.title or campaign.cid}: {view['title'] or group}"
-    highlight = campaign.ruleset.rules.map_highlight
-    svg = render_svg(
+    return render_svg(
         {**view, "at": at},
         coords,
         campaign.sides,
-        title=title,
-        highlight=highlight,
-        control=control_in_force(campaign, group),
-        fortifications=fortifications_seen(campaign, group, caller.role),
+        title=map_title(campaign, data),
+        highlight=campaign.ruleset.rules.map_highlight,
+        control=control,
+        fortifications=forts,
     )
-    return Svg(svg, caller.campaign.version)

@@ -14,7 +14,8 @@ from cgledger.api.models.territory import LvpView
 
 class PageMap(BaseModel):
     map_group: str
-    #: The SVG's digest: send it back as ``map_digest`` to be spared the same map.
+    #: The map's digest (of what it is drawn from, for the caller): send it
+    #: back as ``map_digest`` to be spared the same map.
     digest: str
     #: ``GET /setup-areas.svg``'s answer; ``null`` when it is the page's already.
     svg: str | None

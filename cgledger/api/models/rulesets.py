@@ -74,6 +74,52 @@ class FortTableInfo(BaseModel):
     notes: list[str]
 
 
+class PriceModifierInfo(BaseModel):
+    """A change to an RG's CPP cost the purchaser may choose (8.6194a, 8.6194b):
+    what ``POST /rg-purchases`` takes in an RG's ``modifiers``. Whether it
+    applies to an RG (and its amount) is the ledger's, under the readings in
+    force: one that does not apply is refused with a 422 naming ``rule``."""
+
+    #: How an RG's ``modifiers`` names it.
+    id: str
+    rule: str
+    title: str
+    #: The sides that may choose it.
+    sides: list[str]
+    #: How much it adds to the chart's cost, by default, and how it rounds (FRD, FRU).
+    percent: int
+    rounding: str
+    #: The RG ID prefixes it is for, by default (empty: every RG of the sides).
+    rgs: list[str]
+    #: What it does, in a sentence.
+    text: str
+    #: How the seed's text is read, where it is cut or unclear.
+    reading: str | None
+    #: The readings (GET /v1/rulesets/{r}/readings) that set its amount, and its RG.
+    amount_reading: str | None
+    rgs_reading: str | None
+
+
+class PurchasesInfo(BaseModel):
+    """The RG purchase rules by number (8.619, 9.617, SG 3.4) and the CPP-cost
+    modifiers a purchaser may choose."""
+
+    #: The purchase step (``POST /rg-purchases``).
+    buy: str
+    #: The CPP cost and its modifiers.
+    price: str
+    #: The CG Date maximum, and whether it counts per Map Group (8.6195).
+    date_max: str
+    per_map_group: bool
+    #: The CG maximum.
+    cg_max: str
+    #: The RG Purchase Record (it keeps an RG's Objective Hex).
+    record: str
+    #: The step whose rolls determine each RG (``POST /rg-determinations``).
+    determine: str
+    modifiers: list[PriceModifierInfo]
+
+
 class RulesetInfo(_Open):
     id: str
     title: str
@@ -95,6 +141,8 @@ class RulesetInfo(_Open):
     #: What CG-Scenario End records besides ``cvp`` (SG 2.91: ``vp``, ``vp_required``).
     scenario_end_fields: list[str] = []
     fortification_table: FortTableInfo | None = None
+    #: The RG purchase rules, where the ruleset buys RG.
+    purchases: PurchasesInfo | None = None
 
 
 class ReadingInfo(BaseModel):

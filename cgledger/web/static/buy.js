@@ -4,33 +4,35 @@
 // all at once.
 import { h } from "./api.js";
 import { $, act, actsFor, api, asSide, base, mapGroups, state } from "./ctx.js";
+import { info } from "./stepacts.js";
 
-// The rule numbers of each ruleset's purchase: buying (``buy``), the price
-// and its modifiers (``price``), the RG Purchase Record that keeps the
-// Objective Hex (``record``) and the determination rolls (``determine``).
-// tests/test_browser_tools.py checks them against each ruleset's rules.
-export const RULES = {
-  kgp: { buy: "8.619", price: "8.6194", record: "8.6198", determine: "8.620" },
-  abtf: { buy: "9.617", price: "9.6173", record: "9.6178", determine: "9.618" },
-  sg: { buy: "3.4", price: "3.4", record: "3.4", determine: "3.4" },
-};
-
-// 8.6194's CPP-cost modifiers the purchaser may choose, by ruleset: no route
-// lists them yet, so they are here, checked against the ruleset's own
-// (tests/test_browser_tools.py). Which RG each is for (and its amount) is the
-// ledger's, under the readings in force: it refuses one that does not apply
-// with a 422 naming the rule, shown where the player bought.
-export const MODIFIERS = {
-  kgp: [
-    { id: "standard-on-map", rule: "8.6194a", title: "Standard On-Map Setup", sides: ["US", "German"] },
-    { id: "early-entry", rule: "8.6194b", title: "U.S. Early Entry", sides: ["US"] },
-  ],
-};
+// The ruleset's purchase rules come with GET /v1/rulesets (its ``purchases``),
+// which the page reads once (stepacts.js): the rule numbers of buying
+// (``buy``), the price and its modifiers (``price``), the RG Purchase Record
+// that keeps the Objective Hex (``record``) and the determination rolls
+// (``determine``), and the 8.6194 CPP-cost modifiers the purchaser may choose
+// (``modifiers``, each with its ``rule``, ``title``, ``sides`` and what it
+// does, ``text``). Which RG each is for (and its amount) is the ledger's,
+// under the readings in force: it refuses one that does not apply with a 422
+// naming the rule, shown where the player bought. Until they have come, the
+// form is drawn without them, and again once they are here.
+const purchases = () => (info.ruleset && info.ruleset.purchases) || {};
+const ruleOf = (key) => purchases()[key] || "";
+const modifiers = () => purchases().modifiers || [];
+let awaited = false;
+function whenLoaded() {
+  if (info.ruleset || !info.loading || awaited) return;
+  awaited = true;
+  info.loading.then(() => {
+    awaited = false;
+    const el = $("buy");
+    if (el && info.ruleset && !el.contains(document.activeElement)) el.replaceWith(buyPart());
+  });
+}
 
 // A chart line's RG ID as a purchase names it: with its KG where the line has
 // one (9.6173: "I1(X)"), else its ID.
 const lineId = (e) => (e.kg ? `${e.id}(${e.kg})` : e.id);
-const ruleOf = (key) => (RULES[state.campaign.ruleset] || RULES.kgp)[key];
 
 // DESIGN §4, §2a: each secret request is one sealed record the opponent
 // sees, so the page never makes one per RG. Secret purchases are composed
@@ -46,7 +48,7 @@ function itemText(item) {
   const parts = [item.rg];
   if (item.map_group) parts.push(item.map_group);
   for (const id of item.modifiers || []) {
-    const m = (MODIFIERS[state.campaign.ruleset] || []).find((x) => x.id === id);
+    const m = modifiers().find((x) => x.id === id);
     parts.push(m ? `${m.rule} ${m.title}` : id);
   }
   if (item.objective_hex) parts.push(`Objective Hex ${item.objective_hex}`);
@@ -107,7 +109,9 @@ function itemOf(form, groups) {
 // page names the side it buys for, and only this part is drawn again when it
 // changes.
 export function buyForms() {
-  return actsFor().length ? [buyPart()] : [];
+  if (!actsFor().length) return [];
+  whenLoaded();
+  return [buyPart()];
 }
 
 function buyPart() {
@@ -120,14 +124,14 @@ function buyPart() {
     parts.push(h("label", {}, "buy for ", h("select", { id: "buy-side", onchange: (e) => { chosen = e.target.value; $("buy").replaceWith(buyPart()); } },
       sides.map((sd) => h("option", { value: sd, selected: sd === side }, sd)))));
   }
-  if (chart.length) parts.push(...chartForms(c, side, chart));
+  if (chart.length) parts.push(...chartForms(side, chart));
   return h("div", { id: "buy" }, parts);
 }
 
-function chartForms(c, side, chart) {
+function chartForms(side, chart) {
   const parts = [];
   const groups = mapGroups();
-  const mods = (MODIFIERS[c.ruleset] || []).filter((m) => m.sides.includes(side));
+  const mods = modifiers().filter((m) => m.sides.includes(side));
   const label = (secret) => (secret ? "add to the batch" : "buy");
   const add = (kind) => (form) => { batchOf(side)[kind].push(itemOf(form, groups)); redrawBatches(side); };
   parts.push(h("form", { id: "buy-form", class: "row", onsubmit: (e) => {
@@ -139,7 +143,7 @@ function chartForms(c, side, chart) {
     h("strong", {}, `${ruleOf("buy")} Purchasing RG`),
     h("label", {}, "RG ", h("select", { name: "rg" }, chart.map((e) => { const id = lineId(e); return h("option", { value: id }, `${id} ${e.name} (${e.cpp} CPP)`); }))),
     groups.length ? h("label", {}, "map group ", h("select", { name: "map_group" }, groups.map((g) => h("option", { value: g }, g)))) : null,
-    mods.map((m) => h("label", { class: "inline" }, h("input", { type: "checkbox", name: "modifier", value: m.id }), ` ${m.rule} ${m.title}`)),
+    mods.map((m) => h("label", { class: "inline", title: m.text }, h("input", { type: "checkbox", name: "modifier", value: m.id }), ` ${m.rule} ${m.title}`)),
     h("label", {}, `${ruleOf("record")} Objective Hex `, h("input", { name: "objective_hex", maxlength: 20, class: "num", placeholder: "optional", "aria-describedby": "objective-note" })),
     h("label", {}, "CPP ", h("input", { name: "cpp", type: "number", min: 0, max: 10000, class: "num", placeholder: "optional", "aria-describedby": "cpp-note" })),
     h("label", { class: "inline" }, h("input", { type: "checkbox", name: "secret", checked: true, onchange: (e) => {

@@ -13,6 +13,7 @@ import { showMap } from "./mapview.js";
 import { drawReph } from "./reph.js";
 import { drawRequests } from "./requests.js";
 import { drawRoll, onRolled } from "./roll.js";
+import { info } from "./stepacts.js";
 import { setupTools } from "./tools.js";
 
 // A card the player is typing in (or has a form open in) is not redrawn
@@ -270,6 +271,10 @@ async function main() {
   await guarded("roll", drawRoll);
   state.feedAt = state.campaign.version;
   follow();
+  // Ready once the ruleset (GET /v1/rulesets, asked for by the first redraw)
+  // is in: the cards that read it (the RePh's actions, the purchases' rules)
+  // are drawn with it by then.
+  await info.loading;
   document.body.dataset.ready = "true";
 }
 
