@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 from conftest import Game, assert_problem, created, ok
+from fastapi.testclient import TestClient
 
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.service.page import ANSWERED_PROPOSALS
 
 pytestmark = [pytest.mark.store, pytest.mark.shared_app]
 
@@ -95,6 +97,24 @@ def test_the_map_travels_only_when_it_changed(scene: Game) -> None:
     changed = ok(scene.get("US", f"/page?map_group=Sx&map_digest={first['digest']}"))["map"]
     assert changed["svg"]
     assert changed["digest"] != first["digest"]
+
+
+def test_the_page_lists_every_pending_proposal_and_the_newest_answered(
+    client: TestClient,
+) -> None:
+    """An old pending proposal stays on the page however many were answered
+    after it; of the answered ones, the newest ``ANSWERED_PROPOSALS``."""
+    game = Game(client, {"ruleset": "kgp", "campaign": "CG I", "title": "many"})
+    body = {"map_group": "Sx", "locations": [{"hex": "C1", "level": 0, "side": "US"}]}
+    old = created(game.post("US", "/control", body))["seq"]
+    answered = []
+    for _ in range(ANSWERED_PROPOSALS + 5):
+        seq = created(game.post("German", "/control", body))["seq"]
+        ok(game.post("German", f"/proposals/{seq}/withdraw"))
+        answered.append(seq)
+    for role in ROLES:
+        shown = [p["seq"] for p in ok(game.get(role, "/page"))["proposals"]["items"]]
+        assert shown == [old, *answered[-ANSWERED_PROPOSALS:]]
 
 
 def test_the_log_is_the_window_asked_for(scene: Game) -> None:

@@ -20,6 +20,9 @@ from cgledger.service.session import Caller
 
 #: The log's window the page reads with each redraw (the /events route's cap).
 LOG_LIMIT = 1000
+#: The answered proposals the page lists besides every pending one (the rest
+#: are in ``GET /proposals``): a long CG has a Control proposal every date.
+ANSWERED_PROPOSALS = 50
 #: How many of the newest events a page that shows none yet is sent.
 LOG_NEWEST = 50
 #: The event of an RG bought (open, or sealed in a ``RecordSealed``).
@@ -64,9 +67,7 @@ def page_view(
         "dice_stats": readmodels.dice_stats(
             caller, side=None, table=None, date=None, reverted=True, at=None
         ),
-        "proposals": proposals.list_proposals(
-            caller, status=None, kind=None, after=0, limit=LOG_LIMIT
-        ),
+        "proposals": proposals.recent_proposals(caller, answered=ANSWERED_PROPOSALS),
         "disputes": disputes.list_disputes(caller, after=0, limit=LOG_LIMIT),
         "events": log,
         "open_purchases": _open_purchases(caller),

@@ -22,6 +22,17 @@ def list_proposals(
     return {"items": items, "version": campaign.version, "next_after": next_after}
 
 
+def recent_proposals(caller: Caller, *, answered: int) -> dict[str, Any]:
+    """What the campaign page lists (DESIGN §12, §13): every pending proposal,
+    however old, and the newest ``answered`` of the others, in seq order."""
+    campaign = caller.campaign
+    pending = campaign.proposal_seqs("pending", None)
+    settled = [s for s in campaign.proposal_seqs(None, None) if s not in set(pending)]
+    shown = sorted({*pending, *settled[-answered:]}) if answered else pending
+    items = [proposal_view(caller.ledger, campaign, s, caller.role) for s in shown]
+    return {"items": items, "version": campaign.version, "next_after": None}
+
+
 def get_proposal(caller: Caller, seq: int) -> dict[str, Any]:
     return proposal_view(caller.ledger, caller.campaign, seq, caller.role)
 
