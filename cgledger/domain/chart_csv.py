@@ -339,10 +339,12 @@ def read_chart(text: str, model: type[CGDefinition[Any]], side: str | None = Non
     columns = {c.name: c for c in chart_columns(line_model(model))}
     text = text.removeprefix("\ufeff")
     delimiter = _delimiter(text.partition("\n")[0])
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     try:
-        records = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+        records = list(reader)
     except csv.Error as exc:
-        raise InvalidInput(f"csv: not a CSV file ({exc})", field="csv") from None
+        why = f"csv: not a CSV file ({exc}, line {reader.line_num})"
+        raise InvalidInput(why, field="csv") from None
     if not records or not any(c.strip() for c in records[0]):
         raise InvalidInput("csv: the first row must be a header naming the columns", field="csv")
     filled = [(n, r) for n, r in enumerate(records[1:], start=1) if any(c.strip() for c in r)]

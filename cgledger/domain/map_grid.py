@@ -149,10 +149,8 @@ def _boards(grid: MapGrid) -> list[BoardGrid]:
             )
         return grid.boards
     if grid.columns is None or grid.rows is None:
-        raise InvalidInput(
-            "columns: a grid needs columns and rows (or boards)",
-            field="columns" if grid.columns is None else "rows",
-        )
+        field = "columns" if grid.columns is None else "rows"
+        raise InvalidInput(f"{field}: a grid needs columns and rows (or boards)", field=field)
     return [
         BoardGrid.model_construct(
             board="",
@@ -204,7 +202,7 @@ def _placed(grid: MapGrid) -> list[tuple[BoardGrid, int, int, int]]:
         if total > MAX_HEXES:
             field = "columns" if single else "boards"
             raise InvalidInput(
-                f"{field}: the grid has more than {MAX_HEXES} hexes, the most a map group holds",
+                f"{field}: the grid has more than {MAX_HEXES:,} hexes, the most a map group holds",
                 field=field,
             )
         out.append((board, lo, hi, column))
