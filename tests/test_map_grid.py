@@ -66,7 +66,7 @@ def test_a_grid_gives_every_hex(
     assert len(ids) == count
     assert ids[: len(first)] == first
     assert ids[-len(last) :] == last
-    assert group["entry_areas"] == [] and group["hq"] == {} and group["initial_control"] == {}
+    assert (group["entry_areas"], group["hq"], group["initial_control"]) == ([], {}, {})
     # It is a map group of §9 as a definition holds it.
     REGISTRY["kgp"].definition.model_validate({"map_groups": [group]})
 

@@ -28,6 +28,7 @@ CsvBody = Annotated[
     bytes,
     BodyParam(
         media_type=CSV,
+        min_length=1,
         max_length=MAX_CSV_BYTES,
         description="UTF-8 CSV (',', ';' or tab separated): a header naming the chart "
         "line's columns (id, name, cpp, per_date_max, cg_max, fpp, footnotes, ...), then a "

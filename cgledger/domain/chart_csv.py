@@ -284,42 +284,44 @@ def _validated(
     cells: _Cells,
 ) -> list[RGEntry]:
     """The lines as the ruleset's model reads them: each line alone, one id
-    per line (8.6191), and for a side the checks of that side's chart."""
+    per line (8.6191), and for a side the checks of that side's chart (those
+    that span a line's cells once its cells are valid)."""
+
+    def add(err: Mapping[str, Any], loc: Sequence[Any]) -> None:
+        if len(loc) < 2 or not isinstance(loc[0], int):
+            raise InvalidInput(f"side: {_message(err, ())}", field="side")
+        row, name = rows[loc[0]], str(loc[1])
+        if not (err["type"] == "missing" and cells.bad(0, name)):  # else the header's, once
+            cells.add(row, name, positions.get(name), _message(err, loc[2:]))
+
     line = line_model(model)
     found: list[RGEntry] = []
     valid: list[int] = []  # the index of each line that is valid alone
-    errors: list[tuple[Any, tuple[Any, ...]]] = []
-    first: dict[str, int] = {}
     for i, given in enumerate(lines):
         try:
-            entry = line.model_validate(given)
+            found.append(line.model_validate(given))
+            valid.append(i)
         except ValidationError as exc:
-            errors += [(e, (i, *e["loc"])) for e in exc.errors(include_url=False)]
+            for err in exc.errors(include_url=False):
+                add(err, (i, *err["loc"]))
+    first: dict[str, int] = {}
+    for i, given in enumerate(lines):
+        named = {k: given[k] for k in ("id", "kg") if k in given}
+        if "id" not in named or any(cells.bad(rows[i], k) for k in ("id", "kg")):
             continue
-        found.append(entry)
-        valid.append(i)
-        if entry.key in first:
-            why = f"8.6191: RG {entry.key!r} is listed twice (also row {first[entry.key]})"
+        key = line.model_construct(**named).key
+        if key in first:
+            why = f"8.6191: RG {key!r} is listed twice (also row {first[key]})"
             cells.add(rows[i], "id", positions.get("id"), why)
-        first.setdefault(entry.key, rows[i])
+        first.setdefault(key, rows[i])
     if side is not None:
-        # The checks of the side's chart, on the lines that are valid alone.
         chart = {"rg_chart": {side: [lines[i] for i in valid]}}
         try:
             found = list(model.model_validate(chart).rg_chart[side])
         except ValidationError as exc:
             for err in exc.errors(include_url=False):
                 loc = tuple(err["loc"][2:])
-                if loc and isinstance(loc[0], int):
-                    loc = (valid[loc[0]], *loc[1:])
-                errors.append((err, loc))
-    for err, loc in errors:
-        if len(loc) < 2 or not isinstance(loc[0], int):
-            raise InvalidInput(f"side: {_message(err, ())}", field="side")
-        row, name = rows[loc[0]], str(loc[1])
-        if err["type"] == "missing" and cells.bad(0, name):
-            continue  # the header's problem, named once
-        cells.add(row, name, positions.get(name), _message(err, loc[2:]))
+                add(err, (valid[loc[0]], *loc[1:]) if loc and isinstance(loc[0], int) else loc)
     return found
 
 
