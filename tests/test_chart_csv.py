@@ -6,6 +6,8 @@ valid chart lines of every ruleset."""
 from __future__ import annotations
 
 import itertools
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -263,3 +265,21 @@ def test_chart_to_csv_to_chart_is_the_identity(found: tuple[str, str, list[Any]]
     assert chart_csv.dumped(back) == chart_csv.dumped(valid)
     # And the CSV it writes again is the same file.
     assert chart_csv.write_chart(back, line, "lines") == text
+
+
+# ------------------------------------------------------------------ the docs
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "authoring.md"
+RULESET_WORDS = {"all": ("kgp", "abtf", "sg"), "KGP": ("kgp",), "ABtF": ("abtf",)}
+
+
+def test_the_docs_columns_are_the_chart_lines_fields() -> None:
+    """docs/authoring.md's table of columns is each ruleset's chart line."""
+    rows = re.findall(r"^\| `(\w+)` \| ([\w ,]+) \|", DOC.read_text(encoding="utf-8"), re.M)
+    documented: dict[str, list[str]] = {rid: [] for rid in ("kgp", "abtf", "sg")}
+    for column, rulesets in rows:
+        for rid in RULESET_WORDS[rulesets.strip()]:
+            documented[rid].append(column)
+    for rid, columns in documented.items():
+        line = chart_csv.line_model(REGISTRY[rid].definition)
+        assert columns == [c.name for c in chart_csv.chart_columns(line)], rid
