@@ -117,7 +117,7 @@ def chart_to_csv(args: argparse.Namespace) -> None:
     if args.side not in rs.sides:
         raise Problem(f"unknown side {args.side!r}; {rs.id}'s sides are {', '.join(rs.sides)}")
     doc = validated_definition(rs, _definition(args.file))
-    lines = rs.definition.model_validate(doc).rg_chart.get(args.side, ())
+    lines = chart_csv.side_chart(rs.definition, doc, args.side)
     model = chart_csv.line_model(rs.definition)
     sys.stdout.write(chart_csv.write_chart(lines, model, f"definition.rg_chart.{args.side}"))
 
@@ -218,7 +218,7 @@ def add_commands(sub: Any) -> None:
     parser.set_defaults(func=_run)
 
     def tool(name: str, run: Any, help_text: str, file_help: str) -> argparse.ArgumentParser:
-        p = tools.add_parser(name, help=help_text)
+        p: argparse.ArgumentParser = tools.add_parser(name, help=help_text)
         p.add_argument("file", metavar="FILE", help=file_help + " ('-': standard input)")
         p.set_defaults(run=run)
         return p

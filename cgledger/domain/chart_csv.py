@@ -42,7 +42,16 @@ from pydantic import BaseModel, ValidationError
 from cgledger.domain.definitions import MAX_RG_PER_SIDE, CGDefinition, RGEntry
 from cgledger.domain.errors import InvalidCells, InvalidInput
 
-__all__ = ["Column", "chart_columns", "dumped", "line_model", "read_chart", "write_chart"]
+__all__ = [
+    "Column",
+    "chart_columns",
+    "definition_of",
+    "dumped",
+    "line_model",
+    "read_chart",
+    "side_chart",
+    "write_chart",
+]
 
 Kind = Literal["int", "bool", "text", "tokens", "ints", "texts"]
 #: Lists whose items hold no spaces, written separated by spaces (DESIGN §15:
@@ -109,7 +118,20 @@ def chart_columns(line: type[RGEntry]) -> tuple[Column, ...]:
     return tuple(out)
 
 
-def line_model(model: type[CGDefinition[Any]]) -> type[RGEntry]:
+def definition_of(model: type[BaseModel]) -> type[CGDefinition[Any]]:
+    """A ruleset's definition model (``Ruleset.definition``) as what it is."""
+    if not issubclass(model, CGDefinition):
+        raise TypeError(f"{model.__name__} is no CG definition model")
+    return model
+
+
+def side_chart(model: type[BaseModel], doc: Mapping[str, Any], side: str) -> list[RGEntry]:
+    """The chart lines of ``side`` in a definition (``ValidationError`` if it
+    is not one of ``model``)."""
+    return list(definition_of(model).model_validate(doc).rg_chart.get(side, ()))
+
+
+def line_model(model: type[BaseModel]) -> type[RGEntry]:
     """The chart line model of a ruleset's definition model (its ``rg_chart``
     maps a side to a sequence of it)."""
     _, lines = get_args(model.model_fields["rg_chart"].annotation)
@@ -325,10 +347,11 @@ def _validated(
     return found
 
 
-def read_chart(text: str, model: type[CGDefinition[Any]], side: str | None = None) -> list[RGEntry]:
+def read_chart(text: str, ruleset_model: type[BaseModel], side: str | None = None) -> list[RGEntry]:
     """The chart lines of a CSV text, as the ruleset's ``model`` reads them.
     With a ``side``, the lines are checked as that side's chart (the rules
     that name a side, and one id per line); without, each line alone."""
+    model = definition_of(ruleset_model)
     if side is not None and side not in model.SIDES:
         known = ", ".join(model.SIDES)
         raise InvalidInput(f"side: unknown side {side!r}; sides are {known}", field="side")

@@ -63,8 +63,8 @@ def sample_chart_csv(ruleset_id: str, side: str) -> str:
     """The CSV of a side's RG chart in the ruleset's sample definition."""
     rs = ruleset(ruleset_id)
     doc, _ = sample_definition(rs)
-    chart = rs.definition.model_validate(doc).rg_chart
-    return _csv(rs, _side(rs, side), chart.get(side, ()), f"rg_chart.{side}")
+    chart = chart_csv.side_chart(rs.definition, doc, _side(rs, side))
+    return _csv(rs, side, chart, f"rg_chart.{side}")
 
 
 def chart_csv_of(
@@ -81,10 +81,10 @@ def chart_csv_of(
         raise InvalidInput("definition: send either a definition or lines", field="definition")
     if definition is not None:
         doc = validated_definition(rs, definition)
-        chart = rs.definition.model_validate(doc).rg_chart.get(side, ())
+        chart = chart_csv.side_chart(rs.definition, doc, side)
         return _csv(rs, side, chart, f"definition.rg_chart.{side}")
     try:
-        found = rs.definition.model_validate({"rg_chart": {side: lines}}).rg_chart[side]
+        found = chart_csv.side_chart(rs.definition, {"rg_chart": {side: lines}}, side)
     except ValidationError as exc:
         err = exc.errors(include_url=False)[0]
         where = ".".join(str(p) for p in ("lines", *err["loc"][2:]))
