@@ -209,13 +209,17 @@ VALUES_FROM: dict[str, str] = {
     "at": _LOG,
     "Idempotency-Key": "a key not used before for another request",
     # The authoring tools (DESIGN §15): what a static document cannot check.
-    "csv": "the ruleset's chart line fields (GET /v1/rulesets/{ruleset}/definition-schema)",
     "lines": "the ruleset's chart line fields (GET /v1/rulesets/{ruleset}/definition-schema)",
     "columns": _GRID,
     "rows": _GRID,
     "boards": _GRID,
 }
 VALUES_MARK = "x-values-from"
+#: Request bodies that are not JSON, marked as a whole by their media type: a
+#: refusal names the body by its subtype (``csv.3.cpp``: row 3, column cpp).
+BODY_VALUES_FROM: dict[str, str] = {
+    "text/csv": "the ruleset's chart line fields (GET /v1/rulesets/{ruleset}/definition-schema)",
+}
 
 
 def _request_schemas(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -265,9 +269,10 @@ def _state_requests(doc: dict[str, Any]) -> None:
             for param in op.get("parameters", []):
                 if param["name"] in VALUES_FROM:
                     param[VALUES_MARK] = VALUES_FROM[param["name"]]
-            csv = op.get("requestBody", {}).get("content", {}).get("text/csv")
-            if csv is not None:
-                csv["schema"] = {**csv.get("schema", {}), VALUES_MARK: VALUES_FROM["csv"]}
+            for media, content in op.get("requestBody", {}).get("content", {}).items():
+                if media in BODY_VALUES_FROM:
+                    where = BODY_VALUES_FROM[media]
+                    content["schema"] = {**content.get("schema", {}), VALUES_MARK: where}
 
 
 def exact_openapi(app: FastAPI) -> dict[str, Any]:
