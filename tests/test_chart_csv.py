@@ -122,6 +122,7 @@ def test_the_header_reads_as_a_spreadsheet_writes_it() -> None:
         ("", "csv"),
         (",,\nI1,A,5\n", "csv"),
         ("id,name,cpp\n" + "I1,A,5\n" * 501, "csv"),
+        ("id,name,cpp\n" + "x" * chart_csv.MAX_CSV_CHARS, "csv"),
         ('id,name,cpp\n"I1,A,5\n', "csv"),  # a quote left open
         ('id,name,cpp\n"I1"x,A,5\n', "csv"),
     ],

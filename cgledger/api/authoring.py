@@ -12,13 +12,21 @@ from fastapi.responses import Response as RawResponse
 from pydantic import Field
 
 from cgledger.api.models import ChartLines, MapGroupDraft
+from cgledger.domain.chart_csv import MAX_CSV_CHARS
 from cgledger.domain.map_grid import MapGrid
 from cgledger.domain.requests import Body
 from cgledger.service import authoring
 
-#: The largest CSV a chart is read from: 500 lines of every column, and more.
-MAX_CSV_BYTES = 512 * 1024
 CSV = "text/csv"
+
+
+def _csv_schema(schema: dict[str, Any]) -> None:
+    """Text, not bytes: its length in characters (``MAX_CSV_CHARS``, which
+    the service checks once the body is decoded), no binary media type."""
+    schema.pop("contentMediaType", None)
+    schema.pop("format", None)
+    schema["maxLength"] = MAX_CSV_CHARS
+
 
 RulesetQuery = Annotated[
     str, Query(max_length=40, description="the ruleset whose chart lines these are")
@@ -29,7 +37,7 @@ CsvBody = Annotated[
     BodyParam(
         media_type=CSV,
         min_length=1,
-        max_length=MAX_CSV_BYTES,
+        json_schema_extra=_csv_schema,
         description="UTF-8 CSV (',', ';' or tab separated): a header naming the chart "
         "line's columns (id, name, cpp, per_date_max, cg_max, fpp, footnotes, ...), then a "
         "row per chart line; several footnotes in one cell separated by spaces, other list "

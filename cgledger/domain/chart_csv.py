@@ -43,6 +43,7 @@ from cgledger.domain.definitions import MAX_RG_PER_SIDE, CGDefinition, RGEntry
 from cgledger.domain.errors import InvalidCells, InvalidInput
 
 __all__ = [
+    "MAX_CSV_CHARS",
     "Column",
     "chart_columns",
     "definition_of",
@@ -62,6 +63,9 @@ SPACED = frozenset({"footnotes"})
 FORMULA = frozenset("=+-@'")
 #: What the messages show of a cell: never more than a short prefix.
 SHOWN = 30
+#: The longest CSV a chart is read from, in characters: 500 lines of 400
+#: (and at most 800 KB of UTF-8, within the server's 1 MiB body limit).
+MAX_CSV_CHARS = 200_000
 
 
 @dataclass(frozen=True)
@@ -363,6 +367,9 @@ def read_chart(text: str, ruleset_model: type[BaseModel], side: str | None = Non
         )
     columns = {c.name: c for c in chart_columns(line_model(model))}
     text = text.removeprefix("\ufeff")
+    if len(text) > MAX_CSV_CHARS:
+        why = f"csv: {len(text)} characters; a chart is read from at most {MAX_CSV_CHARS}"
+        raise InvalidInput(why, field="csv")
     delimiter = _delimiter(text.partition("\n")[0])
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
     try:
