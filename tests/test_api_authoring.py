@@ -108,6 +108,7 @@ def test_a_bad_request_names_its_field(
         ({"definition": {"attack_chits": {"Soviet": 1}}}, "definition.attack_chits"),
         ({"lines": [{"id": "I1", "name": "A", "cpp": -1}]}, "lines.0.cpp"),
         ({"lines": [{"id": "I1", "name": "A ", "cpp": 1}]}, "lines.0.name"),  # no cell keeps it
+        ({"lines": [{"id": "I1", "name": "A", "cpp": 1}] * 501}, "lines"),  # 500 at most
     ],
 )
 def test_writing_a_chart_names_what_it_cannot_write(

@@ -89,6 +89,11 @@ def test_every_bad_cell_is_named(text: str, side: str | None, bad: list[Any]) ->
     assert _cells(text, KGP, side) == bad
 
 
+def test_an_unknown_column_is_named_by_a_short_prefix() -> None:
+    header = "x" * 500
+    assert _cells(f"id,name,cpp,{header}\nI1,A,5,6\n") == [(0, "x" * chart_csv.SHOWN + "…")]
+
+
 def test_a_cell_names_its_spreadsheet_reference_and_the_item() -> None:
     with pytest.raises(InvalidCells) as caught:
         chart_csv.read_chart("id,name,cpp,footnotes\n\nI1,A,5,l toolong\n", KGP)

@@ -56,8 +56,9 @@ class ChartSource(Body):
     )
     lines: list[dict[str, Any]] | None = Field(
         default=None,
-        max_length=500,
-        description="rg_chart lines of the side, as POST /v1/definition-tools/rg-chart answers",
+        description="rg_chart lines of the side, as POST /v1/definition-tools/rg-chart answers "
+        "(a chart has at most 500: checked with the lines, so that a longer list is a 422 "
+        "naming lines, never a body over the size limit)",
     )
 
 

@@ -63,9 +63,10 @@ SPACED = frozenset({"footnotes"})
 FORMULA = frozenset("=+-@'")
 #: What the messages show of a cell: never more than a short prefix.
 SHOWN = 30
-#: The longest CSV a chart is read from, in characters: 500 lines of 400
-#: (and at most 800 KB of UTF-8, within the server's 1 MiB body limit).
-MAX_CSV_CHARS = 200_000
+#: The longest CSV a chart is read from, in characters: 500 lines of 200
+#: (at most 400 KB of UTF-8, well within the server's 1 MiB body limit, so
+#: that a longer one is a 422 saying so rather than a 413).
+MAX_CSV_CHARS = 100_000
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,8 @@ def _header(row: Sequence[str], columns: Mapping[str, Column], cells: _Cells) ->
             out.append(None)
         elif key not in columns:
             known = ", ".join(columns)
-            cells.add(0, key, position, f"no chart line column {_shown(text)}; columns: {known}")
+            name = key if len(key) <= SHOWN else key[:SHOWN] + "…"
+            cells.add(0, name, position, f"no chart line column {_shown(text)}; columns: {known}")
             out.append(None)
         elif key in out:
             cells.add(0, key, position, f"column {key} is named twice")
