@@ -1,5 +1,5 @@
 """A side's RG chart as CSV and back (DESIGN §15): what players type from
-their rulebook's chart pages (8.619-8.6197, 9.617-9.6178, SG 3.4) into a
+their rulebook's chart pages (8.619-8.6197, 9.617-9.6178, 3.4) into a
 spreadsheet, read into the ``rg_chart`` lines of a CG definition (§7, §10).
 
 The columns are the fields of the ruleset's chart line (its ``RGEntry``
