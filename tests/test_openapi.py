@@ -376,9 +376,18 @@ def test_an_rg_purchase_names_one_rg_or_a_batch_as_stated(
 def test_inputs_the_campaign_decides_say_where_their_values_are(spec: dict[str, Any]) -> None:
     """Each name of ``VALUES_FROM`` marks some request input, and only those;
     a header with a stated format (If-Match) is the document's to decide."""
-    from cgledger.api.openapi import VALUES_FROM, VALUES_MARK
+    from cgledger.api.openapi import BODY_VALUES_FROM, VALUES_FROM, VALUES_MARK
 
     marked: set[str] = set()
+    # A body that is not JSON (a CSV) is marked as a whole, by its media type.
+    other = {
+        media: content["schema"].get(VALUES_MARK)
+        for item in spec["paths"].values()
+        for op in item.values()
+        for media, content in op.get("requestBody", {}).get("content", {}).items()
+        if media != "application/json"
+    }
+    assert other == BODY_VALUES_FROM
     for item in spec["paths"].values():
         for op in item.values():
             for param in op.get("parameters", []):

@@ -222,7 +222,9 @@ def scenes(browser: Any, server: str) -> Iterator[Scenes]:
 
 
 def test_every_documented_route_has_a_scene() -> None:
-    campaign = {r for r in documented() if r != "POST /v1/campaigns"}
+    """Every route of a campaign (the others are named by their whole path:
+    creation, and the authoring tools of DESIGN §15, which need none)."""
+    campaign = {r for r in documented() if not r.startswith("POST /v1/")}
     assert set(SCENE_OF) == campaign
     assert {w for roles in documented().values() for w in roles} <= {*ROLE_PAGES, "anyone"}
 

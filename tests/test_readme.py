@@ -43,6 +43,13 @@ SESSIONS = {
         "pending",
         "applied",
     ],
+    "## Authoring a CG definition": [
+        "id,name,cpp,per_date_max,cg_max,fpp,notes,footnotes,unit_type,units,sw,entry_code,elite",
+        "Sample Rifle Pltn",
+        "row 1, column cpp: '5x' is not a whole number (and 1 more bad cell, listed in cells)",
+        '{"hex": "B0", "q": 1, "r": 0}',
+        '{"St": 346}',
+    ],
 }
 #: Each session's heading, and (a mark of an output line, a text that line must
 #: not hold): what the opponent reads does not show a secret.

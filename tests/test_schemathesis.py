@@ -48,6 +48,11 @@ def _values_from_the_campaign(operation: Any) -> set[str]:
     those the document marks ``x-values-from``."""
     raw = operation.definition.raw
     found = {p["name"] for p in raw.get("parameters", []) if VALUES_MARK in p}
+    # A body that is not JSON (a CSV, DESIGN §15) marked as a whole: its
+    # refusals name it by its subtype ("csv.3.cpp").
+    for media, content in raw.get("requestBody", {}).get("content", {}).items():
+        if media != "application/json" and VALUES_MARK in content.get("schema", {}):
+            found.add(media.rsplit("/", 1)[-1])
     components = schema.raw_schema["components"]["schemas"]
     media = raw.get("requestBody", {}).get("content", {}).get("application/json", {})
     stack, seen = [media.get("schema")], set()

@@ -17,6 +17,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cgledger.api.audit import install_audit_routes
+from cgledger.api.authoring import install_authoring_routes
 from cgledger.api.caching import CampaignCaching
 from cgledger.api.campaigns import install_campaign_routes
 from cgledger.api.definitions import install_definition_routes
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_dispute_routes(app)
     install_definition_routes(app)
     install_territory_routes(app)
+    install_authoring_routes(app)
     install_dashboard(app)
     install_exact_openapi(app)
     install_metrics(app)
@@ -127,7 +129,15 @@ def _install_service_routes(app: FastAPI) -> None:
 def _install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(DomainError)
     async def domain_error(_: Request, exc: DomainError) -> JSONResponse:
-        return problem(exc.status, exc.slug, exc.title, exc.detail, rule=exc.rule, field=exc.field)
+        return problem(
+            exc.status,
+            exc.slug,
+            exc.title,
+            exc.detail,
+            rule=exc.rule,
+            field=exc.field,
+            **exc.extra(),
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -57,6 +57,23 @@ PROBLEM_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "cells": {
+            "type": "array",
+            "description": "A CSV body's bad cells (DESIGN §15), every one: its data row "
+            "(from 1 after the header; 0 is the header), column, spreadsheet cell (e.g. C4; "
+            "null for a column the header lacks), field (csv.<row>.<column>) and message",
+            "items": {
+                "type": "object",
+                "required": ["row", "column", "field", "message"],
+                "properties": {
+                    "row": {"type": "integer", "minimum": 0},
+                    "column": {"type": "string", "maxLength": 200},
+                    "cell": {"type": ["string", "null"], "maxLength": 20},
+                    "field": {"type": "string", "maxLength": 300},
+                    "message": {"type": "string", "maxLength": 1000},
+                },
+            },
+        },
     },
 }
 
@@ -150,6 +167,10 @@ _CALENDAR = "the campaign's calendar and current CG Date (GET /v1/campaigns/{cam
 _DEFINITION = "the campaign's CG definition (GET /v1/campaigns/{campaign_id}/definition)"
 _TABLE = "the table (GET /v1/rulesets/{ruleset}/tables/{table_id})"
 _LOG = "the campaign's log (GET /v1/campaigns/{campaign_id}/events)"
+_GRID = (
+    "a grid's own consistency (docs/authoring.md): first column and row before the last, "
+    "at most 20,000 hexes, boards that agree on the kind of each column and do not overlap"
+)
 VALUES_FROM: dict[str, str] = {
     "campaign": "a campaign of the ruleset (GET /v1/rulesets)",
     "start_date": "a CG Date of that campaign (GET /v1/rulesets)",
@@ -187,8 +208,18 @@ VALUES_FROM: dict[str, str] = {
     "item": _LOG,
     "at": _LOG,
     "Idempotency-Key": "a key not used before for another request",
+    # The authoring tools (DESIGN §15): what a static document cannot check.
+    "lines": "the ruleset's chart line fields (GET /v1/rulesets/{ruleset}/definition-schema)",
+    "columns": _GRID,
+    "rows": _GRID,
+    "boards": _GRID,
 }
 VALUES_MARK = "x-values-from"
+#: Request bodies that are not JSON, marked as a whole by their media type: a
+#: refusal names the body by its subtype (``csv.3.cpp``: row 3, column cpp).
+BODY_VALUES_FROM: dict[str, str] = {
+    "text/csv": "the ruleset's chart line fields (GET /v1/rulesets/{ruleset}/definition-schema)",
+}
 
 
 def _request_schemas(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -238,6 +269,10 @@ def _state_requests(doc: dict[str, Any]) -> None:
             for param in op.get("parameters", []):
                 if param["name"] in VALUES_FROM:
                     param[VALUES_MARK] = VALUES_FROM[param["name"]]
+            for media, content in op.get("requestBody", {}).get("content", {}).items():
+                if media in BODY_VALUES_FROM:
+                    where = BODY_VALUES_FROM[media]
+                    content["schema"] = {**content.get("schema", {}), VALUES_MARK: where}
 
 
 def exact_openapi(app: FastAPI) -> dict[str, Any]:
@@ -262,7 +297,7 @@ def exact_openapi(app: FastAPI) -> dict[str, Any]:
     for item in doc.get("paths", {}).values():
         for op in item.values():
             for param in op.get("parameters", []):
-                if param["name"] == "ruleset" and param["in"] == "path":
+                if param["name"] == "ruleset" and param["in"] in ("path", "query"):
                     param["schema"]["enum"] = sorted(REGISTRY)
                 _without_null(param)
     _state_requests(doc)

@@ -2,7 +2,9 @@
 (``cgledger.cli.server``), ``verify FILE | --campaign ID [--checkpoint CP ...]
 [--server-key HEX]`` (``cgledger.cli.verify``), and the player's commands
 ``roll``, ``roster`` and ``log`` (``cgledger.cli.player``, ``docs/client.md``),
-which talk to a server through ``cgledger.client``.
+which talk to a server through ``cgledger.client``; and ``definition …``, the
+authoring tools of a CG definition (``cgledger.cli.definition``,
+``docs/authoring.md``), which need no server.
 
 Each command imports the server, or the client, only when it runs: ``cgledger
 verify`` of a file loads neither.
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 
-from cgledger.cli import player, server, verify
+from cgledger.cli import definition, player, server, verify
 from cgledger.version import VERSION
 
 __all__ = ["main"]
@@ -32,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_command(sub)
     player.add_commands(sub)
     server.add_backup(sub)
+    definition.add_commands(sub)
     args = parser.parse_args(argv)
     code: int = args.func(args)
     return code

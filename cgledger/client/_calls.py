@@ -69,6 +69,9 @@ class Spec(Generic[T]):
     query: Mapping[str, Any] = field(default_factory=dict)
     #: The JSON body (see :func:`json_body`); ``None``: the request has none.
     body: Any = None
+    #: A body that is not JSON (a CSV), sent as it is, with its media type.
+    content: bytes | None = None
+    content_type: str | None = None
     #: The campaign to act on; ``None``: the client's.
     campaign: str | None = None
     if_match: int | bool | None = None

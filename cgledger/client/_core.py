@@ -71,6 +71,8 @@ class Prepared:
     query: Query
     headers: dict[str, str]
     body: Any
+    #: A body that is not JSON, sent as it is (its type in ``headers``).
+    content: bytes | None = None
 
 
 class Core:
@@ -123,7 +125,10 @@ class Core:
             version = self.if_match(cid, spec.if_match)
             if version is not None:
                 headers["If-Match"] = f'"{version}"'
-        return Prepared(call.method, url, cid, query_pairs(spec.query), headers, spec.body)
+        if spec.content is not None:
+            headers["Content-Type"] = spec.content_type or "application/octet-stream"
+        query = query_pairs(spec.query)
+        return Prepared(call.method, url, cid, query, headers, spec.body, spec.content)
 
     def if_match(self, cid: str | None, wanted: int | bool | None) -> int | None:
         if wanted is None or wanted is False:
@@ -138,8 +143,12 @@ class Core:
         return int(wanted)
 
     def request(self, http: Http, prep: Prepared, **extra: Any) -> httpx.Request:
+        if prep.content is not None:
+            extra["content"] = prep.content
+        else:
+            extra["json"] = prep.body
         return http.build_request(
-            prep.method, prep.url, params=prep.query, headers=prep.headers, json=prep.body, **extra
+            prep.method, prep.url, params=prep.query, headers=prep.headers, **extra
         )
 
     # ---------------------------------------------------------------- answers

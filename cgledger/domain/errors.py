@@ -3,6 +3,9 @@ rule refusal starts with the rule number ("8.619: ...")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 
 class DomainError(Exception):
     status = 400
@@ -15,6 +18,10 @@ class DomainError(Exception):
         self.rule = rule
         self.field = field
 
+    def extra(self) -> dict[str, Any]:
+        """Members the problem+json adds to ``field`` and ``rule`` (none here)."""
+        return {}
+
 
 class InvalidInput(DomainError):
     """A value in the request is not valid (unknown CG Date, bad side, ...)."""
@@ -22,6 +29,20 @@ class InvalidInput(DomainError):
     status = 422
     slug = "invalid-input"
     title = "Invalid input"
+
+
+class InvalidCells(InvalidInput):
+    """A table sent as CSV (DESIGN §15) with bad cells: ``cells`` names every
+    one, each ``{"row", "column", "cell", "field", "message"}`` (``row``: the
+    data row, from 1 after the header; 0 is the header itself; ``cell``: the
+    spreadsheet's reference, e.g. ``C4``)."""
+
+    def __init__(self, detail: str, cells: Sequence[dict[str, Any]], *, field: str) -> None:
+        super().__init__(detail, field=field)
+        self.cells = list(cells)
+
+    def extra(self) -> dict[str, Any]:
+        return {"cells": self.cells}
 
 
 class NotFound(DomainError):

@@ -23,6 +23,7 @@ from cgledger.api.models.audit import (
     UndoRequestPage,
     UndoRequestView,
 )
+from cgledger.api.models.authoring import ChartLines, GridHex, MapGroupDraft
 from cgledger.api.models.common import (
     ActionResult,
     AppliedDrm,
@@ -107,6 +108,7 @@ __all__ = [
     "CampaignCreated",
     "CampaignInfo",
     "CampaignView",
+    "ChartLines",
     "Checkpoint",
     "ControlLocation",
     "ControlView",
@@ -119,6 +121,7 @@ __all__ = [
     "DrmInfo",
     "EventItem",
     "EventPage",
+    "GridHex",
     "Health",
     "Index",
     "Initiative",
@@ -129,6 +132,7 @@ __all__ = [
     "LvpRow",
     "LvpView",
     "MapGroupControl",
+    "MapGroupDraft",
     "MassacreView",
     "Page",
     "PageMap",

@@ -3,6 +3,7 @@ declaration (``cgledger.client._declare.route``) per route, grouped by
 resource as the server's routes are."""
 
 from cgledger.client._endpoints.agreements import AgreementEndpoints
+from cgledger.client._endpoints.authoring import AuthoringEndpoints
 from cgledger.client._endpoints.campaigns import CampaignEndpoints
 from cgledger.client._endpoints.commands import CommandEndpoints
 from cgledger.client._endpoints.refit import RefitEndpoints
@@ -17,6 +18,7 @@ class Endpoints(
     CommandEndpoints,
     TerritoryEndpoints,
     AgreementEndpoints,
+    AuthoringEndpoints,
 ):
     """The endpoint methods of ``Client`` and ``AsyncClient``."""
 

@@ -42,7 +42,6 @@ HISTORICAL_DATES: tuple[str, ...] = (
 )  # fmt: skip
 
 
-
 #: Initial Scenario date of each CG. 8.6162: "CPP Replenishment is NA prior to
 #: each CG's Initial Scenario", so the chart's first date with a Base # is the
 #: date after the Initial Scenario. CG I is confirmed by the 8.6162 EX
