@@ -9,7 +9,8 @@ The live map of a map group is a pure function of:
 - the ruleset (its Setup Area rules and step, its highlight), the CG
   definition in force (the map group's hexes, coordinates, title and
   ``initial_control``) and the campaign's sides;
-- the title drawn (:func:`map_title`), the CG Date and whether the Setup
+- the title drawn (:func:`map_title`; the campaign's id, which it holds
+  where the campaign has no title, is left out: it never changes), the CG Date and whether the Setup
   Areas are frozen (8.605 MARKING THE MAP, 9.6055);
 - the Control the Setup Areas are determined from (the Control recorded,
   or as it was when they were frozen): each Location's side, marker and
@@ -69,7 +70,10 @@ def map_digest(
         "definition": campaign.definition_hash,
         "map_group": data.id,
         "sides": list(campaign.sides),
-        "title": map_title(campaign, data),
+        # The title drawn, less the campaign's id where it stands for a
+        # missing title: the id never changes within a campaign, and twin
+        # campaigns must read the same digest (DESIGN §4's comparison).
+        "title": [campaign.title, data.title or data.id],
         "cg_date": campaign.cg_date,
         "frozen": frozen is not None,
         "areas_from": {key: _entry(value) for key, value in book.items()},

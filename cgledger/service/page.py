@@ -38,9 +38,11 @@ def page_view(
 ) -> dict[str, Any]:
     """The page's parts: the campaign, its RePh and Initiative, each side's
     CG Roster and RG Purchase Record, the LVP, the dice statistics, the
-    proposals and disputes, the events after ``log_after`` (default: the
-    newest 50), the caller's own RG bought in the open, and the map of
-    ``map_group`` unless its digest is ``map_digest``."""
+    proposals (every pending one and the newest ``ANSWERED_PROPOSALS``
+    answered; ``GET /proposals`` pages the rest) and disputes, the events
+    after ``log_after`` (default: the newest 50), the caller's own RG bought
+    in the open, and the map of ``map_group`` unless its digest is
+    ``map_digest``."""
     campaign = caller.campaign
     sides = list(campaign.sides)
     version = campaign.version

@@ -78,7 +78,7 @@ def _info(rs: Ruleset) -> dict[str, Any]:
 
 
 def _purchases(rs: Ruleset) -> dict[str, Any] | None:
-    """The RG purchase rules by number (8.619, 9.617, SG 3.4), if the ruleset
+    """The RG purchase rules by number (8.619, 9.617, 3.4), if the ruleset
     buys RG, and the CPP-cost modifiers a purchaser may choose (8.6194), each
     with its rule and what it does."""
     rules: PurchaseRules | None = getattr(rs.rules, "purchases", None)

@@ -101,7 +101,7 @@ class PriceModifierInfo(BaseModel):
 
 
 class PurchasesInfo(BaseModel):
-    """The RG purchase rules by number (8.619, 9.617, SG 3.4) and the CPP-cost
+    """The RG purchase rules by number (8.619, 9.617, 3.4) and the CPP-cost
     modifiers a purchaser may choose."""
 
     #: The purchase step (``POST /rg-purchases``).
@@ -136,9 +136,9 @@ class RulesetInfo(_Open):
     sample_definition_url: str
     notes: str
     readings_url: str | None = None
-    #: The RePh step of the New CG Date (8.612, 9.612, SG 4.0): ``POST /cg-dates``.
+    #: The RePh step of the New CG Date (8.612, 9.612, 4.0): ``POST /cg-dates``.
     new_date_step: str | None = None
-    #: What CG-Scenario End records besides ``cvp`` (SG 2.91: ``vp``, ``vp_required``).
+    #: What CG-Scenario End records besides ``cvp`` (2.91: ``vp``, ``vp_required``).
     scenario_end_fields: list[str] = []
     fortification_table: FortTableInfo | None = None
     #: The RG purchase rules, where the ruleset buys RG.

@@ -22,7 +22,7 @@ from cgledger.domain import undo as undobook
 from cgledger.domain.campaign import creation
 from cgledger.domain.campaign.amendments import Amendments
 from cgledger.domain.campaign.calendar import Calendar
-from cgledger.domain.campaign.core import READS, Applied, new_record, options_of
+from cgledger.domain.campaign.core import ACTOR, READS, Applied, new_record, options_of
 from cgledger.domain.campaign.dispatch import DISPATCH, ROLLED, RULE_EVENT
 from cgledger.domain.campaign.disputes import Disputes
 from cgledger.domain.campaign.initiative import Initiative
@@ -235,6 +235,8 @@ class Campaign(
         seq, sealed = record["seq"], sealbook.is_sealed(record)
         keys = self._keys(kind) | (READS[Sealing._on_sealed.__qualname__] if sealed else set())
         kept = {k: v for k, v in values.items() if k in keys}
+        if ACTOR in keys:
+            kept[ACTOR] = record["actor"]
         self.state_log.append({"seq": seq, "type": kind, "values": kept, "sealed": sealed})
         self._on_state(Applied(seq, kind, kept), sealed=sealed)
 

@@ -33,7 +33,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from cgledger.domain.campaign.core import MAX_REASON, Applied, Core, reads, text
+from cgledger.domain.campaign.core import ACTOR, MAX_REASON, Applied, Core, reads, text
 from cgledger.domain.context import Ctx
 from cgledger.domain.errors import Forbidden, NotFound, RuleViolation
 from cgledger.domain.visibility import REFEREE
@@ -342,15 +342,12 @@ class Agreement(Core):
         self.ready[side] = nxt
         self._opened(NEW_CG_DATE, e, by=side, next=nxt)
 
-    @reads("by")
+    @reads("by", ACTOR)
     def _on_date_began(self, e: Applied) -> None:
         """The New CG Date began: every side's readiness is applied, by the
-        side whose call began it or the referee (a ``CGDateBegan`` recorded
-        before it named ``by`` was the last side's, or the referee's)."""
-        by = e.values.get("by")
-        if by is None:
-            unready = [s for s in self.sides if s not in self.ready]
-            by = unready[0] if len(unready) == 1 else REFEREE
+        side whose call began it or the referee (``by``; for a ``CGDateBegan``
+        recorded before it named one, the role that recorded it)."""
+        by = e.values.get("by") or e.values[ACTOR]
         for seq in self._pending(NEW_CG_DATE):
             self._answered(NEW_CG_DATE, e, status="applied", by=by, seq=seq)
         self.ready = {}
@@ -368,14 +365,21 @@ class Agreement(Core):
         self.scenario_end_proposal = {"side": v["by"], "body": v["body"], "seq": e.seq}
         self._opened(SCENARIO_END, e, body=v["body"])
 
-    @reads("by", "proposal")
+    @reads("by", "proposal", "cvp", "winner", "vp", "vp_required")
     def _on_scenario_ended(self, e: Applied) -> None:
         """CG-Scenario End recorded: the pending proposal is applied when the
-        event names it (or, recorded before it named one, whenever one was
-        pending); the referee's different call rejects it."""
+        event names it; the referee's different call rejects it. (Recorded
+        before it named one: applied when the body recorded is the proposal's,
+        Control aside, as a side's own was always the same.)"""
+        v = e.values
         for seq in self._pending(SCENARIO_END):
-            if e.values.get("proposal", seq) == seq:
-                self._answered(SCENARIO_END, e, status="applied", by=e.values["by"], seq=seq)
+            if "proposal" in v:
+                same = v["proposal"] == seq
+            else:
+                body = self.proposals_of(SCENARIO_END)[str(seq)]["body"]
+                same = all(v.get(k) == x for k, x in body.items() if k != "control")
+            if same:
+                self._answered(SCENARIO_END, e, status="applied", by=v["by"], seq=seq)
             else:
                 note = "the referee recorded a different CG-Scenario End"
                 self._answered(SCENARIO_END, e, status="rejected", by=REFEREE, seq=seq, note=note)

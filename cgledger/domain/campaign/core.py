@@ -89,6 +89,11 @@ _H = TypeVar("_H", bound=Handler)
 READS: dict[str, frozenset[str]] = {}
 
 
+#: A key a handler may read besides the payload's: the role that recorded the
+#: event (the record's ``actor``), kept with the state event's values.
+ACTOR = "_actor"
+
+
 def reads(*keys: str) -> Callable[[_H], _H]:
     """Declare the keys an apply function of a state event reads. The
     aggregate keeps only the keys its handlers declared, and applies only
