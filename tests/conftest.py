@@ -266,6 +266,16 @@ def ok(r: Any) -> dict[str, Any]:
     return body
 
 
+#: The U.S. takes every German Strategic Location of the sample's map group
+#: Sx (C1, and C3 on every level): the German Setup Areas there become the U.S.'s.
+US_TAKES_SX = {
+    "map_group": "Sx",
+    "locations": [{"hex": "C1", "side": "US"}, {"hex": "C3", "side": "US"},
+                  {"hex": "C3", "level": 1, "side": "US"},
+                  {"hex": "C3", "level": 2, "side": "US"}],
+}  # fmt: skip
+
+
 class Game:
     """A campaign created over REST, with a header set per role."""
 
@@ -354,6 +364,16 @@ class Game:
         if "vp" in ruleset.rules.scenario_end_fields and "vp" not in body:
             body.update(vp={"American": 0}, vp_required=0)
         created(self.post("referee", "/scenario-end", body))
+
+    def end_scenario_agreed(self, control: list[dict[str, Any]]) -> None:
+        """Every side completes its steps; then each sends the same CG-Scenario
+        End with ``control`` as its last Control changes (DESIGN §8, §13)."""
+        ruleset = REGISTRY[self.created["ruleset"]]
+        for side in ruleset.sides:
+            self.advance(side, "scenario")
+        body = {"cvp": dict.fromkeys(ruleset.sides, 0), "control": control}
+        for side in ruleset.sides:
+            created(self.post(side, "/scenario-end", body))
 
     def finish_date(self, *, play: bool = False) -> None:
         """Bring the CG Date to where a new one begins (8.6121): an Idle date

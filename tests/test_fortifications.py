@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from conftest import Game, assert_problem, created, ok
+from conftest import US_TAKES_SX, Game, assert_problem, created, ok
 from fastapi.testclient import TestClient
 
 pytestmark = pytest.mark.shared_app
@@ -159,18 +159,8 @@ def test_8_6073_places_hidden_fortifications_in_the_opponents_setup_area(
     # In RePh step 8.607, after a CG-Scenario End: not at 8.624 of the same CG Date.
     problem = assert_problem(game.post("US", "/hidden-fortifications", {"map_group": "Sx"}), 409)
     assert "8.607 (Equipment Possession & Hidden Fortifications) is past" in problem["detail"]
-    for side in ("US", "German"):
-        game.advance(side, "scenario")
-    # The U.S. takes every German Strategic Location: the German areas become the U.S.'s.
-    change = {
-        "map_group": "Sx",
-        "locations": [{"hex": "C1", "side": "US"}, {"hex": "C3", "side": "US"},
-                      {"hex": "C3", "level": 1, "side": "US"},
-                      {"hex": "C3", "level": 2, "side": "US"}],
-    }  # fmt: skip
-    body = {"cvp": {"US": 0, "German": 0}, "control": [change]}
-    created(game.post("US", "/scenario-end", body))
-    created(game.post("German", "/scenario-end", body))
+    # The U.S. takes every German Strategic Location of Sx at scenario end.
+    game.end_scenario_agreed([US_TAKES_SX])
     game.advance("US", "8.606")  # past 8.605: the Setup Areas are determined
     view = ok(game.get("US", "/setup-areas?map_group=Sx"))
     assert view["frozen"]

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pytest
-from conftest import Game, created, ok
+from conftest import US_TAKES_SX, Game, created, ok
 from fastapi.testclient import TestClient
 from test_map_view import _svg_of, _unit_setup
 
@@ -41,17 +41,8 @@ def _hidden_fort(game: Game) -> None:
 
 
 def _scenario_end(game: Game) -> None:
-    for side in ("US", "German"):
-        game.advance(side, "scenario")
-    change = {
-        "map_group": "Sx",
-        "locations": [{"hex": "C1", "side": "US"}, {"hex": "C3", "side": "US"},
-                      {"hex": "C3", "level": 1, "side": "US"},
-                      {"hex": "C3", "level": 2, "side": "US"}],
-    }  # fmt: skip
-    end = {"cvp": {"US": 0, "German": 0}, "control": [change]}
-    created(game.post("US", "/scenario-end", end))
-    created(game.post("German", "/scenario-end", end))
+    # The U.S. takes every German Strategic Location of Sx at scenario end.
+    game.end_scenario_agreed([US_TAKES_SX])
 
 
 #: A U.S. Control proposal on Sx.

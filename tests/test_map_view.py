@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import test_browser
-from conftest import Game, created, ok
+from conftest import US_TAKES_SX, Game, created, ok
 from fastapi.testclient import TestClient
 from test_browser import Remote, open_page
 from test_setup_map_svg import NS, SIDES, _answer, _coords, _hexes
@@ -561,17 +561,8 @@ def test_a_fortification_placed_on_map_by_8_6073_is_on_every_map(client: TestCli
     hx = next(h for a in view["areas"] if a["side"] == "German" for h in a["hexes"])
     body = {"map_group": "Sx", "items": [{"type": "dummy", "hex": hx}]}
     created(game.post("German", "/fortification-setups", body))
-    for side in ("US", "German"):
-        game.advance(side, "scenario")
-    change = {
-        "map_group": "Sx",
-        "locations": [{"hex": "C1", "side": "US"}, {"hex": "C3", "side": "US"},
-                      {"hex": "C3", "level": 1, "side": "US"},
-                      {"hex": "C3", "level": 2, "side": "US"}],
-    }  # fmt: skip
-    end = {"cvp": {"US": 0, "German": 0}, "control": [change]}
-    created(game.post("US", "/scenario-end", end))
-    created(game.post("German", "/scenario-end", end))
+    # The U.S. takes every German Strategic Location of Sx at scenario end.
+    game.end_scenario_agreed([US_TAKES_SX])
     game.advance("US", "8.606")
     assert "fort-mark" not in _svg_of(game, "US")
     created(game.post("US", "/hidden-fortifications", {"map_group": "Sx"}))
