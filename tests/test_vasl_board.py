@@ -7,12 +7,16 @@ archive it cannot read."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import zipfile
+import zlib
 from typing import Any
 
 import pytest
 import vasl_boards as vb
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.rulesets import REGISTRY
@@ -138,8 +142,8 @@ def test_without_terrain_types_terrain_is_a_code_and_buildings_come_from_the_met
     assert answer["board"]["terrain_types"] == 0
     assert "no terrain types (SharedBoardMetadata.xml" in _notes(answer)
     # Given apart (as VASL's module, a zip holding the file, too), they name it.
-    for given in (vb.terrain_xml(), vb.archive({"SharedBoardMetadata.xml": vb.terrain_xml()})):
-        named = import_board(archive, terrain=given)
+    for apart in (vb.terrain_xml(), vb.archive({"SharedBoardMetadata.xml": vb.terrain_xml()})):
+        named = import_board(archive, terrain=apart)
         assert _readings(named)["A1"]["terrain"] == "Stone Building, 2 Level"
         assert _hexes(named)["B1"]["enterable"] is False
 
@@ -353,3 +357,56 @@ def test_building_levels(
 
     known = None if kind is None else TerrainType(kind[0], name, kind[2], kind[1])
     assert building_levels(name, known, stairway) == levels
+
+
+BASE = vb.board(cells={"A1": (1, C["Stone Building, 2 Level"])}, stairways=["A1"])
+FILES = ("BoardMetadata.xml", "LOSData", "SharedBoardMetadata.xml")
+BASE_FILES = {n: zipfile.ZipFile(io.BytesIO(BASE)).read(n) for n in FILES}
+
+
+def _damaged(data: bytes, spots: list[tuple[int, int]], cut: int | None) -> bytes:
+    out = bytearray(data if cut is None else data[: cut % (len(data) + 1)])
+    for at, value in spots:
+        if out:
+            out[at % len(out)] = value
+    return bytes(out)
+
+
+@given(
+    entry=st.sampled_from([None, *FILES]),
+    spots=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255)), max_size=4),
+    cut=st.none() | st.integers(0, 10**6),
+    inflated=st.booleans(),
+)
+def test_any_damage_is_refused_saying_why_never_a_crash(
+    entry: str | None, spots: list[tuple[int, int]], cut: int | None, inflated: bool
+) -> None:
+    """The archive, or one of its entries (LOSData also as its inflated
+    stream, gzip'd again), with bytes changed or cut: read, or refused with
+    an ``InvalidInput``; no other exception."""
+    if entry is None:
+        archive = _damaged(BASE, spots, cut)
+    else:
+        content = BASE_FILES[entry]
+        if entry == "LOSData" and inflated:
+            stream = zlib.decompress(content, wbits=16 + zlib.MAX_WBITS)
+            content = gzip.compress(_damaged(stream, spots, cut))
+        else:
+            content = _damaged(content, spots, cut)
+        archive = vb.archive(BASE_FILES | {entry: content})
+    field = None
+    try:
+        answer = import_board(archive)
+    except InvalidInput as exc:
+        field = exc.field or "(none)"
+    else:
+        assert answer["map_group"]["hexes"]
+    assert field is None or field.startswith("zip"), field
+
+
+def test_unicode_digits_are_not_codes() -> None:
+    with pytest.raises(InvalidInput, match="no typeCode 0-255"):
+        terrain_types("<a><terrainType name='x' typeCode='²' height='0'/></a>".encode(), "t")
+    xml = vb.board_xml(33, 10).replace(b'"33"', "'٣'".encode())
+    with pytest.raises(InvalidInput, match="not a whole number"):
+        import_board(vb.archive({"BoardMetadata.xml": xml}))

@@ -5,7 +5,7 @@ A board archive is a zip holding ``BoardMetadata.xml`` (the grid:
 ``LOSData`` (each pixel's ground level and terrain code:
 :mod:`cgledger.domain.vasl_losdata`). The answer is a map group of §9 with
 every hex of the board, its ``levels`` where the archive gives a building's
-levels, and ``enterable: false`` where a hex's terrain is a Water Obstacle;
+levels, and ``enterable: false`` where a hex's terrain is a Water Obstacle (B21);
 beside it, each hex's ``readings`` (ground level, terrain, stairway, the
 building the metadata names), the ``board`` read and ``notes`` saying what
 was not read and what is left to the players.
@@ -35,7 +35,6 @@ import io
 import math
 import re
 import zipfile
-import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -90,8 +89,8 @@ class TerrainType:
 
     @property
     def water(self) -> bool:
-        """A Water Obstacle no unit enters on foot (B21): VASL's water
-        terrain but its shallow kinds."""
+        """One of B21's Water Obstacles: VASL's water terrain but its
+        shallow kinds (a bridge or a ford is terrain of its own in VASL)."""
         return self.category == "WATER" and not self.name.startswith("Shallow")
 
 
@@ -116,7 +115,12 @@ def terrain_types(data: bytes, where: str) -> dict[int, TerrainType]:
     for element in xml_root(data, where).iter("terrainType"):
         code, name = element.get("typeCode", "").strip(), element.get("name", "").strip()
         height, category = element.get("height", "0").strip(), element.get("LOSCategory", "")
-        if not (code.isdigit() and int(code) <= 255 and name and height.lstrip("-").isdigit()):
+        if not (
+            re.fullmatch(r"[0-9]{1,3}", code)
+            and int(code) <= 255
+            and name
+            and re.fullmatch(r"-?[0-9]{1,3}", height)
+        ):
             raise _bad(where, f"terrainType {name[:40]!r} has no typeCode 0-255, or no height")
         if int(code) in found:
             raise _bad(
@@ -145,10 +149,14 @@ def building_levels(name: str, kind: TerrainType | None, stairway: bool) -> list
 # ------------------------------------------------------------------ the zip
 
 
+# zipfile raises what it will on a malformed archive (BadZipFile, but also
+# EOFError, struct.error, UnicodeDecodeError, ...): each is the archive's fault.
+
+
 def _opened(data: bytes, where: str) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+    except Exception as exc:
         raise _bad(where, f"not a zip archive ({exc})") from None
 
 
@@ -158,22 +166,14 @@ def _read(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, cap: int)
     try:
         with archive.open(info) as entry:
             return entry.read(cap + 1)
-    except (
-        zipfile.BadZipFile,
-        RuntimeError,  # encrypted
-        NotImplementedError,  # a compression method zipfile does not know
-        zlib.error,
-        OSError,
-        EOFError,
-        ValueError,
-    ) as exc:
+    except Exception as exc:  # damaged, encrypted, an unknown compression method, ...
         raise _bad(where, f"the archive's entry cannot be read ({exc})") from None
 
 
 def _folder(archive: zipfile.ZipFile, where: str) -> str:
     """Where the board's files lie in the zip: at its root (as VASL has
     them), or in its one folder holding ``BoardMetadata.xml``."""
-    names = [i.filename for i in archive.infolist() if not i.is_dir()]
+    names = [i.filename for i in archive.infolist() if not i.filename.endswith("/")]
     if METADATA in names:
         return ""
     found = sorted(n for n in names if n.endswith("/" + METADATA))
@@ -332,7 +332,7 @@ def import_board(
     }
     map_group = {
         "id": group_id,
-        "title": title if title is not None else f"VASL board {meta.name or group_id}",
+        "title": title if title is not None else f"VASL board {meta.name or group_id}"[:200],
         "hexes": hexes,
         "entry_areas": [],
         "hq": {},

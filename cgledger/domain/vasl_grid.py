@@ -76,8 +76,10 @@ HALF_BOARD_FIRST_COLUMN: Final = 16
 EQUAL_ROWS_Y: Final = 65.0
 EQUAL_ROWS_CONFIG: Final = "toplefthalfheightequalrowcount"
 MAX_WIDTH, MAX_HEIGHT = 200, 500
+#: The highest row number a hex id may have (as the grid tool's).
+MAX_ROW = 999
 _TRUE, _FALSE = ("true", "on", "yes", "1"), ("false", "off", "no", "0")
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_NUMBER = re.compile(r"^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 
 
 @dataclass(frozen=True)
@@ -142,8 +144,8 @@ def xml_root(data: bytes, where: str) -> ET.Element:
     """The root element of an XML file, refusing a DTD (so no entity can
     expand) and naming the line and column of what is not well-formed. An
     XML 1.1 declaration (VASL's parser takes it) is read as 1.0."""
-    head = data[:1024].lower()
-    if b"<!doctype" in head or b"<!entity" in data.lower():
+    lowered = data.lower()
+    if b"<!doctype" in lowered or b"<!entity" in lowered:
         raise InvalidInput(f"{where}: a document type declaration is not read", field=where)
     text = re.sub(rb"^(\s*<\?xml\s+version\s*=\s*[\"'])1\.1", rb"\g<1>1.0", data)
     try:
@@ -173,7 +175,7 @@ def _whole(root: ET.Element, name: str, where: str, top: int) -> int:
     value = _attr(root, name)
     if value is None:
         raise InvalidInput(f"{where}: boardMetadata has no {name} (in hexes)", field=where)
-    if not re.fullmatch(r"[+-]?\d{1,9}", value) or not 1 <= int(value) <= top:
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", value) or not 1 <= int(value) <= top:
         raise InvalidInput(
             f"{where}: {name}={value[:40]!r} is not a whole number of hexes from 1 to {top}",
             field=where,
@@ -241,6 +243,11 @@ def layout_of(meta: BoardMetadata, where: str) -> Grid:
             field=where,
         )
     row_offset = int(-a1_y / hex_height) + 1 if a1_y < 0 and layout == "normal" else 0
+    if row_offset + meta.height > MAX_ROW:
+        raise InvalidInput(
+            f"{where}: A1CenterY={a1_y:g} starts the rows at {row_offset}: past row {MAX_ROW}",
+            field=where,
+        )
     if meta.alt_grain:
         if layout != "normal" or row_offset:
             raise InvalidInput(
