@@ -31,6 +31,8 @@ class Settings(BaseSettings):
     snapshot_interval: int = 50
     #: DESIGN §11: a request body over this many bytes is refused with 413.
     max_body_bytes: int = 1024 * 1024
+    #: DESIGN §15: a VASL board archive (its images included) may be this large.
+    max_archive_bytes: int = 16 * 1024 * 1024
     #: DESIGN §11: campaign creations per client address per minute (429 beyond).
     create_per_minute: int = 10
 

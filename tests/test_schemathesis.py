@@ -102,6 +102,10 @@ def positive_data_acceptance(ctx: Any, response: Any, case: Any) -> bool | None:
     return accepted
 
 
+# A board archive (DESIGN §15) is bytes, sent as they are, as schemathesis
+# sends application/octet-stream.
+schemathesis.serializer.alias("application/zip", "application/octet-stream")
+
 #: Schemathesis' positive_data_acceptance is run as ``positive_data_acceptance`` above.
 EXCLUDED = [schemathesis.checks.positive_data_acceptance]
 ADDED = [positive_data_acceptance]

@@ -17,7 +17,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cgledger.api.audit import install_audit_routes
-from cgledger.api.authoring import install_authoring_routes
+from cgledger.api.authoring import VASL_BOARD, install_authoring_routes
 from cgledger.api.caching import CampaignCaching
 from cgledger.api.campaigns import install_campaign_routes
 from cgledger.api.definitions import install_definition_routes
@@ -91,7 +91,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_metrics(app)
     app.add_middleware(CampaignCaching)
     app.add_middleware(RequestIds)
-    app.add_middleware(BodyLimit, limit=config.max_body_bytes)
+    app.add_middleware(
+        BodyLimit,
+        limit=config.max_body_bytes,
+        paths={VASL_BOARD: config.max_archive_bytes},
+    )
     return app
 
 

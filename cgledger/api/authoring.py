@@ -1,23 +1,51 @@
 """Routes of the authoring tools (DESIGN §15): a side's RG chart from CSV
-and back, and a map group from a grid. No token: they touch no campaign;
-``cgledger.service.authoring`` answers."""
+and back, a map group from a grid, and one from a VASL board archive. No
+token: they touch no campaign; ``cgledger.service.authoring`` answers."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 from fastapi import Body as BodyParam
-from fastapi import FastAPI, Query
+from fastapi import FastAPI, Query, Request
 from fastapi.responses import Response as RawResponse
 from pydantic import Field
+from starlette.concurrency import run_in_threadpool
 
-from cgledger.api.models import ChartLines, MapGroupDraft
+from cgledger.api.models import ChartLines, MapGroupDraft, VaslBoardImport
 from cgledger.domain.chart_csv import MAX_CSV_CHARS
+from cgledger.domain.definition_types import ID_PATTERN
 from cgledger.domain.map_grid import MapGrid
 from cgledger.domain.requests import Body
 from cgledger.service import authoring
 
 CSV = "text/csv"
+ZIP = "application/zip"
+FORM = "multipart/form-data"
+VASL_BOARD = "/v1/definition-tools/vasl-board"
+#: The most bytes a board archive may have (the route's own body limit,
+#: ``CGLEDGER_MAX_ARCHIVE_BYTES``, may be lower): the document's bound.
+MAX_ARCHIVE_BYTES = 64 * 1024 * 1024
+_BINARY = {"type": "string", "format": "binary", "maxLength": MAX_ARCHIVE_BYTES}
+_ARCHIVE_BODY: dict[str, Any] = {
+    "required": True,
+    "description": "A VASL board archive: a zip holding BoardMetadata.xml and, where the board "
+    "has one, LOSData (and, if wanted, VASL's SharedBoardMetadata.xml, whose terrain types "
+    "name LOSData's codes). As the body itself (application/zip), or as the part 'file' of a "
+    "form (multipart/form-data), whose part 'terrain_types' may carry the terrain types (the "
+    "XML file, or VASL's module, a zip holding it).",
+    "content": {
+        ZIP: {"schema": _BINARY},
+        FORM: {
+            "schema": {
+                "type": "object",
+                "required": ["file"],
+                "properties": {"file": _BINARY, "terrain_types": _BINARY},
+                "additionalProperties": False,
+            }
+        },
+    },
+}
 
 
 def _csv_schema(schema: dict[str, Any]) -> None:
@@ -133,3 +161,41 @@ def install_authoring_routes(app: FastAPI) -> None:
         20,000 hexes. Bad ranges, overlapping boards or too many hexes are a
         422 naming the field."""
         return authoring.map_group(body)
+
+    @app.post(
+        VASL_BOARD,
+        tags=["definition-tools"],
+        response_model=VaslBoardImport,
+        response_model_exclude_unset=True,
+        openapi_extra={"requestBody": _ARCHIVE_BODY},
+    )
+    async def map_group_from_vasl(
+        request: Request,
+        map_id: Annotated[
+            str | None,
+            Query(
+                alias="id",
+                max_length=20,
+                pattern=ID_PATTERN,
+                description="the map group's id; default: the board's name",
+            ),
+        ] = None,
+        title: Annotated[
+            str | None,
+            Query(max_length=200, description="its title; default: 'VASL board <name>'"),
+        ] = None,
+    ) -> dict[str, Any]:
+        """A map group of DESIGN §9 from a VASL board archive: every hex of
+        the board from its ``BoardMetadata.xml`` (its layout variants
+        included), with ``levels`` and ``enterable: false`` where the
+        archive gives them, and beside it each hex's ``readings`` of
+        ``LOSData`` (ground level, terrain, stairway) and of the metadata's
+        ``buildingTypes``, the ``board`` read and ``notes``. An archive it
+        cannot read (not a zip, no ``BoardMetadata.xml``, a layout it does not
+        know, an ``LOSData`` whose length does not match its header) is a 422
+        saying why; ``field`` names the body (``zip``, ``form-data.file``)
+        and the entry (``zip.LOSData``). docs/authoring.md says what it reads
+        and what it leaves to the players."""
+        body = await request.body()
+        kind = request.headers.get("content-type")
+        return await run_in_threadpool(authoring.map_group_from_vasl, body, kind, map_id, title)

@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from decimal import Decimal
 from typing import Any
 
@@ -39,19 +39,22 @@ class BodyLimit:
     (chunked) is counted as it streams and refused as soon as the count
     passes the limit, so no body over the limit is ever buffered whole or
     parsed. (The framework's own ``max_body_size`` answers ``text/plain``,
-    which would break DESIGN §3's problem+json, hence this one.)"""
+    which would break DESIGN §3's problem+json, hence this one.) ``paths``
+    gives some paths a limit of their own (a VASL board archive, DESIGN §15)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, paths: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.paths = dict(paths or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.paths.get(scope.get("path", ""), self.limit)
         declared = _content_length(scope)
-        if declared is not None and declared > self.limit:
-            response = problem(413, "too-large", "Content too large", body_limit_detail(self.limit))
+        if declared is not None and declared > limit:
+            response = problem(413, "too-large", "Content too large", body_limit_detail(limit))
             response.headers["Connection"] = "close"
             await response(scope, receive, send)
             return
@@ -62,10 +65,10 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.limit:
+                if seen > limit:
                     # Raised where the route reads its body; the app's handler
                     # answers it as problem+json.
-                    raise HTTPException(413, body_limit_detail(self.limit))
+                    raise HTTPException(413, body_limit_detail(limit))
             return message
 
         await self.app(scope, counted, send)

@@ -102,7 +102,8 @@ _REASONS = {
     404: "Unknown campaign, ruleset, table, roll or event",
     409: "Conflict: a stale If-Match, or a rule that refuses the command (the detail "
     "names the rule)",
-    413: "The request body is over the limit (CGLEDGER_MAX_BODY_BYTES)",
+    413: "The request body is over the limit (CGLEDGER_MAX_BODY_BYTES; a VASL board "
+    "archive's: CGLEDGER_MAX_ARCHIVE_BYTES)",
     422: "Invalid input; the detail and ``field`` name the field. With ``errors``: the "
     "request does not match this document (each field named; ``body`` for a body the JSON "
     f"parser refuses, whatever the token: nested over {MAX_JSON_DEPTH} levels, a number beyond "
@@ -215,10 +216,17 @@ VALUES_FROM: dict[str, str] = {
     "boards": _GRID,
 }
 VALUES_MARK = "x-values-from"
+_ARCHIVE = (
+    "the archive's content: a zip holding BoardMetadata.xml in a layout VASL's metadata "
+    "declares, and LOSData as long as its header says (docs/authoring.md)"
+)
 #: Request bodies that are not JSON, marked as a whole by their media type: a
-#: refusal names the body by its subtype (``csv.3.cpp``: row 3, column cpp).
+#: refusal names the body by its subtype (``csv.3.cpp``: row 3, column cpp;
+#: ``zip.LOSData``; ``form-data.file``: a form's part).
 BODY_VALUES_FROM: dict[str, str] = {
     "text/csv": "the ruleset's chart line fields (GET /v1/rulesets/{ruleset}/definition-schema)",
+    "application/zip": _ARCHIVE,
+    "multipart/form-data": _ARCHIVE,
 }
 
 

@@ -8,6 +8,9 @@ without a server (docs/authoring.md).
 * ``map-from-grid [FILE] [--id ID --columns A-GG --rows 1-10 ...]``: a map
   group of every hex of a grid (FILE: the body of ``POST
   /v1/definition-tools/map-group``);
+* ``map-from-vasl FILE [--id ID] [--title T] [--terrain-types FILE]
+  [--map-group]``: a map group of a VASL board archive, with each hex's
+  readings (``POST /v1/definition-tools/vasl-board``), or the map group alone;
 * ``validate FILE --ruleset R``: every problem of a definition, or a summary;
 * ``hash FILE --ruleset R``: the sha256 a campaign records for it
   (``definition_hash`` of DESIGN §7).
@@ -43,6 +46,13 @@ def _read(name: str) -> str:
             return sys.stdin.read()
         return Path(name).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
+        raise Problem(f"cannot read {name}: {exc}") from None
+
+
+def _bytes(name: str) -> bytes:
+    try:
+        return sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except OSError as exc:
         raise Problem(f"cannot read {name}: {exc}") from None
 
 
@@ -83,22 +93,32 @@ def _refused(exc: Any) -> Problem:
 
 def _print(value: Any) -> None:
     """JSON, each member of the top object on its lines and each item of a
-    list of objects (hexes, chart lines) on one line: a map group of 1,200
+    list of objects (hexes, chart lines) on one line, also in an object
+    that holds such a list (a map group in an answer): a map group of 1,200
     hexes stays 1,200 lines to read and edit."""
 
     def one(v: Any) -> str:
         return json.dumps(v, ensure_ascii=False)
 
-    def member(v: Any) -> str:
-        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-            return "[\n" + ",\n".join(f"    {one(x)}" for x in v) + "\n  ]"
+    def rows(v: Any) -> bool:
+        return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+
+    def member(v: Any, pad: str) -> str:
+        if rows(v):
+            return "[\n" + ",\n".join(f"{pad}  {one(x)}" for x in v) + f"\n{pad}]"
+        if isinstance(v, dict) and any(rows(x) for x in v.values()):
+            return whole(v, pad)
         return one(v)
+
+    def whole(v: dict[str, Any], pad: str) -> str:
+        inner = pad + "  "
+        body = ",\n".join(f"{inner}{one(k)}: {member(x, inner)}" for k, x in v.items())
+        return "{\n" + body + f"\n{pad}}}"
 
     if not isinstance(value, dict) or not value:
         sys.stdout.write(one(value) + "\n")
         return
-    body = ",\n".join(f"  {one(k)}: {member(v)}" for k, v in value.items())
-    sys.stdout.write("{\n" + body + "\n}\n")
+    sys.stdout.write(whole(value, "") + "\n")
 
 
 def chart_from_csv(args: argparse.Namespace) -> None:
@@ -148,6 +168,26 @@ def map_from_grid(args: argparse.Namespace) -> None:
     except ValidationError as exc:
         raise Problem(*_errors(exc)) from None
     _print(map_group_from_grid(grid))
+
+
+def map_from_vasl(args: argparse.Namespace) -> None:
+    from cgledger.domain.vasl_board import import_board
+
+    terrain = None if args.terrain_types is None else _bytes(args.terrain_types)
+    answer = import_board(
+        _bytes(args.file),
+        where=args.file,
+        terrain=terrain,
+        terrain_where=str(args.terrain_types),
+        map_id=args.id,
+        title=args.title,
+    )
+    if args.map_group:
+        _print(answer["map_group"])
+        return
+    for note in answer["notes"]:
+        print(f"cgledger definition {args.tool}: note: {note}", file=sys.stderr)
+    _print(answer)
 
 
 def _errors(exc: Any, prefix: tuple[str, ...] = ()) -> list[str]:
@@ -211,8 +251,8 @@ def _run(args: argparse.Namespace) -> int:
 def add_commands(sub: Any) -> None:
     parser = sub.add_parser(
         "definition",
-        help="author a CG definition: chart from CSV, map from a grid, validate, hash "
-        "(docs/authoring.md)",
+        help="author a CG definition: chart from CSV, map from a grid or a VASL board, "
+        "validate, hash (docs/authoring.md)",
     )
     tools = parser.add_subparsers(dest="tool", required=True, metavar="TOOL")
     parser.set_defaults(func=_run)
@@ -262,6 +302,26 @@ def add_commands(sub: Any) -> None:
         help="1: column A is of the second kind (B's: one row more, row 0 on top)",
     )
     grid.set_defaults(run=map_from_grid)
+    p = tool(
+        "map-from-vasl",
+        map_from_vasl,
+        "a map group of a VASL board archive, with each hex's readings",
+        "a VASL board archive (a zip holding BoardMetadata.xml, and LOSData if the board has one)",
+    )
+    p.add_argument("--id", default=None, help="the map group's id (default: the board's name)")
+    p.add_argument("--title", default=None, help="its title (default: 'VASL board <name>')")
+    p.add_argument(
+        "--terrain-types",
+        default=None,
+        metavar="FILE",
+        help="VASL's terrain types: its SharedBoardMetadata.xml, or VASL's module (.vmod) "
+        "holding it; they name LOSData's terrain codes (default: the archive's own, if any)",
+    )
+    p.add_argument(
+        "--map-group",
+        action="store_true",
+        help="print only the map group (for a definition's map_groups), without the readings",
+    )
     p = tool(
         "validate",
         validate,

@@ -1,7 +1,8 @@
 """Authoring a CG definition (DESIGN §15): a side's RG chart from CSV and
-back, and a map group from a grid. Nothing here touches a campaign: the tools
-answer what the players then put in a definition (§7) and check it as a
-campaign would (the ruleset's definition model, ``validated_definition``)."""
+back, a map group from a grid, and one from a VASL board archive. Nothing
+here touches a campaign: the tools answer what the players then put in a
+definition (§7) and check it as a campaign would (the ruleset's definition
+model, ``validated_definition``)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from cgledger.domain import chart_csv
+from cgledger.domain import chart_csv, vasl_board
 from cgledger.domain.campaign.core import sample_definition, validated_definition
 from cgledger.domain.definitions import RGEntry
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.map_grid import MapGrid, map_group_from_grid
 from cgledger.domain.rulesets import REGISTRY, Ruleset
+from cgledger.service import uploads
 
 
 def ruleset(ruleset_id: str) -> Ruleset:
@@ -96,3 +98,25 @@ def chart_csv_of(
 def map_group(grid: MapGrid) -> dict[str, Any]:
     """A §9 map group of every hex of a grid (one board, or several)."""
     return map_group_from_grid(grid)
+
+
+def map_group_from_vasl(
+    body: bytes, content_type: str | None, map_id: str | None, title: str | None
+) -> dict[str, Any]:
+    """A §9 map group of a VASL board archive, with each hex's readings: the
+    archive is the body, or the part ``file`` of a ``multipart/form-data``
+    body (whose part ``terrain_types`` may carry VASL's terrain types)."""
+    if not uploads.is_form(content_type):
+        return vasl_board.import_board(body, map_id=map_id, title=title)
+    parts = uploads.form_parts(body, content_type or "")
+    archive = f"{uploads.FORM}.file"
+    if "file" not in parts:
+        raise InvalidInput(f"{archive}: send the board archive as the part 'file'", field=archive)
+    return vasl_board.import_board(
+        parts["file"],
+        where=archive,
+        terrain=parts.get("terrain_types"),
+        terrain_where=f"{uploads.FORM}.terrain_types",
+        map_id=map_id,
+        title=title,
+    )

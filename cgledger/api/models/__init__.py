@@ -23,7 +23,14 @@ from cgledger.api.models.audit import (
     UndoRequestPage,
     UndoRequestView,
 )
-from cgledger.api.models.authoring import ChartLines, GridHex, MapGroupDraft
+from cgledger.api.models.authoring import (
+    ChartLines,
+    GridHex,
+    MapGroupDraft,
+    VaslBoard,
+    VaslBoardImport,
+    VaslReading,
+)
 from cgledger.api.models.common import (
     ActionResult,
     AppliedDrm,
@@ -171,4 +178,7 @@ __all__ = [
     "UndoRequestPage",
     "UndoRequestView",
     "UpperLocation",
+    "VaslBoard",
+    "VaslBoardImport",
+    "VaslReading",
 ]

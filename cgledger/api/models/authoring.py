@@ -41,3 +41,49 @@ class MapGroupDraft(_Open):
     entry_areas: list[dict[str, Any]]
     hq: dict[str, str]
     initial_control: dict[str, str]
+
+
+class VaslBoard(_Open):
+    """What was read of a VASL board archive's ``BoardMetadata.xml`` and
+    ``LOSData`` (docs/authoring.md)."""
+
+    name: str | None
+    version: str | None
+    #: In hexes.
+    width: int
+    height: int
+    #: ``normal`` (geomorphic), ``equal_rows`` or ``alternate`` (altHexGrain).
+    layout: str
+    #: A hex's width and height, and the centre of hex A1, in pixels.
+    hex_size: list[float]
+    a1_center: list[float]
+    #: ``{"grid": [width, height]}`` of the LOSData read (in pixels); ``null``: none read.
+    los_data: dict[str, Any] | None
+    #: How many terrain types were given (VASL's SharedBoardMetadata.xml); 0: none.
+    terrain_types: int
+
+
+class VaslReading(_Open):
+    """What the archive says of one hex: from LOSData, the ``ground_level``
+    (the elevation at its centre), ``terrain_code`` and, when terrain types
+    were given, ``terrain`` (its name), and ``stairway``; from
+    BoardMetadata.xml, the ``building_type`` its author set."""
+
+    hex: str
+    ground_level: int | None = None
+    terrain_code: int | None = None
+    terrain: str | None = None
+    stairway: bool | None = None
+    building_type: str | None = None
+
+
+class VaslBoardImport(_Open):
+    """A map group of §9 from a VASL board archive (every hex; ``levels``
+    and ``enterable: false`` where the archive gives them), each hex's
+    readings, the board read, and notes: what was not read, what to check
+    and what is left to the players."""
+
+    map_group: MapGroupDraft
+    board: VaslBoard
+    readings: list[VaslReading]
+    notes: list[str]

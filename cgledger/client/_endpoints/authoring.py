@@ -1,5 +1,6 @@
-"""The authoring tools (DESIGN §15): a side's RG chart from CSV and back, and
-a map group from a grid (no token needed, no campaign touched)."""
+"""The authoring tools (DESIGN §15): a side's RG chart from CSV and back, a
+map group from a grid and one from a VASL board archive (no token needed, no
+campaign touched)."""
 
 # An endpoint method is declared by its signature; its body is its docstring
 # (cgledger.client._declare.route).
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cgledger.api.models import ChartLines, MapGroupDraft
+from cgledger.api.models import ChartLines, MapGroupDraft, VaslBoardImport
 from cgledger.client._calls import Spec, json_body, model, text
 from cgledger.client._declare import built, route
 
@@ -60,3 +61,17 @@ class AuthoringEndpoints:
     ) -> MapGroupDraft:
         """A map group of every hex of a grid: ``columns`` ("A-GG") and
         ``rows`` ([1, 10]), or several ``boards`` side by side."""
+
+    @built("POST", TOOLS + "/vasl-board")
+    def map_group_from_vasl(
+        self, archive: bytes, *, id: str | None = None, title: str | None = None
+    ) -> Spec[VaslBoardImport]:
+        """A map group of every hex of a VASL board archive (the zip's bytes:
+        ``BoardMetadata.xml``, and ``LOSData`` where the board has one; add
+        VASL's ``SharedBoardMetadata.xml`` to it to name the terrain), with
+        each hex's readings, the board read and notes. An archive the tool
+        cannot read is an ``ApiError`` saying why."""
+        query = {"id": id, "title": title}
+        return Spec(
+            model(VaslBoardImport), query=query, content=archive, content_type="application/zip"
+        )
