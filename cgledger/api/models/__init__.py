@@ -23,7 +23,13 @@ from cgledger.api.models.audit import (
     UndoRequestPage,
     UndoRequestView,
 )
-from cgledger.api.models.authoring import ChartLines, GridHex, MapGroupDraft
+from cgledger.api.models.authoring import (
+    ChartLines,
+    DefinitionCheck,
+    DraftSetupAreas,
+    GridHex,
+    MapGroupDraft,
+)
 from cgledger.api.models.common import (
     ActionResult,
     AppliedDrm,
@@ -113,11 +119,13 @@ __all__ = [
     "ControlLocation",
     "ControlView",
     "Definition",
+    "DefinitionCheck",
     "DefinitionSchema",
     "DefinitionView",
     "DiceStats",
     "DisputePage",
     "DisputeView",
+    "DraftSetupAreas",
     "DrmInfo",
     "EventItem",
     "EventPage",
