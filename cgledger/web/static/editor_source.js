@@ -53,9 +53,12 @@ async function fromVasl() {
   const chosen = $("vasl-file").files[0];
   if (!chosen) return;
   setStatus(status, `reading ${chosen.name}…`);
+  $("vasl-notes").replaceChildren();
   try {
     const made = await tool("POST", "/v1/definition-tools/vasl-board", { body: await chosen.arrayBuffer(), type: "application/zip" });
     useGroup(made.map_group || made, status);
+    // What the importer could not read, or leaves to the players.
+    $("vasl-notes").replaceChildren(...(made.notes || []).map((note) => h("li", {}, note)));
   } catch (e) {
     setStatus(status, refusal(e), "error");
   } finally {
@@ -112,7 +115,8 @@ export function renderSources() {
   const vasl = h("fieldset", {}, h("legend", {}, "A VASL board archive (.zip: BoardMetadata.xml, and LOSData where the board has one)"),
     h("label", { for: "vasl-file" }, "VASL board archive"),
     h("input", { type: "file", id: "vasl-file", accept: ".zip,application/zip", dataset: { route: "POST /v1/definition-tools/vasl-board" } }),
-    h("p", { class: "status", role: "status", id: "vasl-status" }));
+    h("p", { class: "status", role: "status", id: "vasl-status" }),
+    h("ul", { class: "rule", id: "vasl-notes" }));
   const file = h("fieldset", {}, h("legend", {}, "A definition file (JSON)"),
     h("label", { for: "definition-file" }, "CG definition file"),
     h("input", { type: "file", id: "definition-file", accept: "application/json,.json" }),
