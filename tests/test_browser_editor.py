@@ -267,9 +267,12 @@ def _vasl_route() -> bool:
     )
 
 
-@pytest.mark.skipif(
+NO_VASL = pytest.mark.skipif(
     not _vasl_route(), reason="POST /v1/definition-tools/vasl-board is not built here"
 )
+
+
+@NO_VASL
 def test_a_vasl_archive_the_tool_cannot_read_shows_its_422(
     browser_context: Any, server: str, tmp_path: Path
 ) -> None:
@@ -279,6 +282,36 @@ def test_a_vasl_archive_the_tool_cannot_read_shows_its_422(
     page.set_input_files("#vasl-file", str(bad))
     page.wait_for_selector("#vasl-status.error")
     assert page.text_content("#vasl-status").startswith("422")
+    assert page.get_attribute("#validation", "data-state") == "empty"  # nothing loaded
+
+
+@NO_VASL
+def test_a_vasl_archive_starts_a_definition(
+    browser_context: Any, server: str, tmp_path: Path
+) -> None:
+    """The board's hexes as the importer answers them (its tests' archives,
+    tests/vasl_boards.py), a building's levels and a hex no unit may enter
+    drawn, and the importer's notes listed."""
+    import vasl_boards as vb  # the importer's own test archives (its branch)
+
+    made = tmp_path / "board.zip"
+    made.write_bytes(
+        vb.board(cells={"A1": (1, vb.CODE["Stone Building, 2 Level"]), "B1": (0, vb.CODE["Water"])})
+    )
+    answer = httpx.post(
+        f"{server}/v1/definition-tools/vasl-board",
+        content=made.read_bytes(),
+        headers={"content-type": "application/zip"},
+    ).json()
+    page = open_page(browser_context, server + "/editor")
+    page.set_input_files("#vasl-file", str(made))
+    assert _checked(page, 0) == "valid"
+    drawn = page.eval_on_selector_all(f"{MAP} g[data-hex]", "gs => gs.map(g => g.dataset.hex)")
+    assert sorted(drawn) == sorted(h["hex"] for h in answer["map_group"]["hexes"])
+    assert page.get_attribute(_hex(page, "A1"), "data-marks") == "levels 0 1 2"
+    assert page.get_attribute(_hex(page, "B1"), "data-marks") == "not Enterable"
+    assert page.locator("#vasl-notes li").count() == len(answer["notes"])
+    assert page.errors == []
 
 
 def test_a_definition_file_is_opened_and_a_broken_one_named(
