@@ -98,3 +98,21 @@ def test_the_focused_control_is_outlined(browser_context: Any, refit: Remote) ->
         assert width != "0px", (tag, outline, width)
         seen += 1
     assert seen >= 10
+
+
+def test_every_control_of_the_definition_editor_is_named(browser_context: Any, server: str) -> None:
+    """The editor with the sample loaded, a hex chosen and a chart refused:
+    the brushes, the hex's fields, the Entry Areas, the chart tables (each
+    cell named by its side, row and column) and the forms."""
+    page = open_page(browser_context, server + "/editor")
+    page.click("#sample-load")
+    page.wait_for_selector("#validation[data-state=valid]")
+    page.fill("#hex-pick", "B2")
+    page.click("#hex-show")
+    page.wait_for_selector("#hex-fields[data-hex=B2]")
+    page.fill("#chart-paste-US", "id,name,cpp\nI1,Rifle,x\n")
+    page.click("#chart-read-US")
+    page.wait_for_selector("#chart-US input[aria-invalid=true]")
+    for details in page.query_selector_all("details"):
+        details.evaluate("d => { d.open = true; }")
+    _check(page)

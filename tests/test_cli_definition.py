@@ -223,3 +223,16 @@ def test_the_python_client_has_the_tools(tmp_path: Path) -> None:
         with pytest.raises(ApiError) as caught:
             api.chart_from_csv("id,name,cpp\nI1,A,x\n", ruleset="kgp")
         assert caught.value.status == 422
+        # The editor's check: the grid's map group with a Strategic Location.
+        draft = group.model_dump()
+        draft["hexes"][1] |= {"strategic": True, "lvp": 2}
+        draft["initial_control"] = {"A2": "US"}
+        definition = {"title": "t", "rg_chart": {"US": read.lines}, "map_groups": [draft]}
+        checked = api.validate_definition(definition, ruleset="kgp", map_group="St")
+        assert checked.rg_chart == {"US": 1}
+        assert {h.hex for h in checked.setup_areas.hexes if h.status == "US"} == {
+            h["hex"] for h in draft["hexes"]
+        }
+        with pytest.raises(ApiError) as caught:
+            api.validate_definition({"map_groups": "none"}, ruleset="kgp")
+        assert caught.value.problem["problems"][0]["field"] == "definition.map_groups"

@@ -257,3 +257,21 @@ def test_each_control_is_on_the_page_of_each_role_that_may_use_it(
             missing.append(role)
         assert page.errors == [], page.errors
     assert not missing, f"{route}: no control on the page of {missing} in scene {SCENE_OF[route]!r}"
+
+
+def test_each_authoring_tool_has_a_control_on_the_editor(browser: Any, server: str) -> None:
+    """DESIGN §15: the authoring tools are sent from the definition editor
+    (``/editor``), each from a control that names it, once a definition is
+    loaded (the chart tables are its)."""
+    tools = [r for r in documented() if r.startswith("POST /v1/definition-tools/")]
+    assert len(tools) >= 4
+    context = browser.new_context()
+    try:
+        page = open_page(context, server + "/editor")
+        page.click("#sample-load")
+        page.wait_for_selector("#charts[data-loaded]", state="attached")
+        missing = [r for r in tools if page.query_selector(f'[data-route="{r}"]') is None]
+        assert page.errors == [], page.errors
+    finally:
+        context.close()
+    assert not missing, f"no control on /editor for {missing}"

@@ -20,6 +20,7 @@ from cgledger.api.audit import install_audit_routes
 from cgledger.api.authoring import VASL_BOARD, install_authoring_routes
 from cgledger.api.caching import CampaignCaching
 from cgledger.api.campaigns import install_campaign_routes
+from cgledger.api.definition_check import install_definition_check_routes
 from cgledger.api.definitions import install_definition_routes
 from cgledger.api.deps import RequestIds, problem, short
 from cgledger.api.dice import install_dice_routes
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_definition_routes(app)
     install_territory_routes(app)
     install_authoring_routes(app)
+    install_definition_check_routes(app)
     install_dashboard(app)
     install_exact_openapi(app)
     install_metrics(app)

@@ -56,7 +56,8 @@ class _Assets(StaticFiles):
 
 
 def install_dashboard(app: FastAPI) -> None:
-    """``GET /c/{campaign_id}`` (the campaign page) and ``/ui/*`` (its assets).
+    """``GET /c/{campaign_id}`` (the campaign page), ``GET /editor`` (the CG
+    definition editor) and ``/ui/*`` (their assets).
     ``GET /`` answers the landing page to a browser; see ``api.app``."""
 
     @app.get("/c/{campaign_id}", include_in_schema=False)
@@ -64,5 +65,11 @@ def install_dashboard(app: FastAPI) -> None:
         # The id is not looked up here: an unknown one is the page's own 404
         # message, read with the token, so this route tells nobody which ids exist.
         return page("campaign.html")
+
+    @app.get("/editor", include_in_schema=False)
+    def editor_page() -> Response:
+        # The definition editor (DESIGN §15): the same file for everyone; it
+        # reads and checks a definition through the authoring tools' routes.
+        return page("editor.html")
 
     app.mount("/ui", _Assets(directory=STATIC), name="ui")

@@ -25,6 +25,8 @@ from cgledger.api.models.audit import (
 )
 from cgledger.api.models.authoring import (
     ChartLines,
+    DefinitionCheck,
+    DraftSetupAreas,
     GridHex,
     MapGroupDraft,
     VaslBoard,
@@ -120,11 +122,13 @@ __all__ = [
     "ControlLocation",
     "ControlView",
     "Definition",
+    "DefinitionCheck",
     "DefinitionSchema",
     "DefinitionView",
     "DiceStats",
     "DisputePage",
     "DisputeView",
+    "DraftSetupAreas",
     "DrmInfo",
     "EventItem",
     "EventPage",

@@ -1,11 +1,13 @@
-"""What the authoring tools answer (DESIGN §15): chart lines read from CSV
-and a map group made from a grid."""
+"""What the authoring tools answer (DESIGN §15): chart lines read from CSV,
+a map group made from a grid, and a draft definition checked."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+
+from cgledger.api.models.territory import SetupArea, SetupHex, SetupSide
 
 
 class _Open(BaseModel):
@@ -87,3 +89,39 @@ class VaslBoardImport(_Open):
     board: VaslBoard
     readings: list[VaslReading]
     notes: list[str]
+
+
+class DraftSetupAreas(_Open):
+    """The Setup Areas a draft definition's initial Control gives on one map
+    group (§9), as ``GET /setup-areas`` answers at a campaign's first event."""
+
+    map_group: str
+    title: str
+    #: The CG Date whose Eligible Entry Areas count (SSR CG6c); "": all of them.
+    cg_date: str
+    #: The RePh step that determines them (8.605, 9.605).
+    step: str
+    hexes: list[SetupHex]
+    areas: list[SetupArea]
+    sides: dict[str, SetupSide]
+    blocks: dict[str, str | None] | None = None
+
+
+class DefinitionCheck(_Open):
+    """A draft CG definition as a campaign would hold it (§7, §15): its hash,
+    what it holds, and the Setup Areas of its initial Control on the map group
+    asked for (``null``: none asked, or a ruleset without Setup Areas)."""
+
+    valid: bool
+    ruleset: str
+    #: The ``definition_hash`` a campaign created with it records.
+    hash: str
+    sample: bool
+    #: Chart lines by side.
+    rg_chart: dict[str, int]
+    #: Hexes by map group.
+    map_groups: dict[str, int]
+    setup_areas: DraftSetupAreas | None
+    #: The definition as the ledger normalises it: what a campaign created
+    #: with it records (``GET /v1/campaigns/{id}/definition``).
+    definition: dict[str, Any]

@@ -1,6 +1,6 @@
 """The authoring tools (DESIGN §15): a side's RG chart from CSV and back, a
-map group from a grid and one from a VASL board archive (no token needed, no
-campaign touched)."""
+map group from a grid and one from a VASL board archive, and a draft
+definition checked (no token needed, no campaign touched)."""
 
 # An endpoint method is declared by its signature; its body is its docstring
 # (cgledger.client._declare.route).
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cgledger.api.models import ChartLines, MapGroupDraft, VaslBoardImport
+from cgledger.api.models import ChartLines, DefinitionCheck, MapGroupDraft, VaslBoardImport
 from cgledger.client._calls import Spec, json_body, model, text
 from cgledger.client._declare import built, route
 
@@ -75,3 +75,19 @@ class AuthoringEndpoints:
         return Spec(
             model(VaslBoardImport), query=query, content=archive, content_type="application/zip"
         )
+
+    @built("POST", TOOLS + "/validate")
+    def validate_definition(
+        self,
+        definition: Mapping[str, Any],
+        *,
+        ruleset: str,
+        map_group: str | None = None,
+        cg_date: str | None = None,
+    ) -> Spec[DefinitionCheck]:
+        """A draft definition checked as a campaign checks it: its ``hash``
+        and normalised ``definition``, and with ``map_group`` the Setup Areas
+        of its initial Control (on ``cg_date``: SSR CG6c). A bad one is an
+        ``ApiError`` whose problem's ``problems`` names every field."""
+        body = json_body(definition=definition, map_group=map_group, cg_date=cg_date)
+        return Spec(model(DefinitionCheck), query={"ruleset": ruleset}, body=body)

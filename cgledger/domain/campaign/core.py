@@ -391,16 +391,21 @@ def validated_definition(ruleset: Ruleset, doc: Any, field: str = "definition") 
     try:
         model = ruleset.definition.model_validate(doc)
     except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        where = ".".join(str(part) for part in (field, *err["loc"]))
-        msg = str(err["msg"]).removeprefix("Value error, ")
-        path, sep, rest = msg.partition(": ")
-        if err["type"] == "value_error" and sep and " " not in path:
-            # A check across fields names its own path ("rg_chart.German: ...").
-            where, msg = f"{where}.{path}", rest
+        where, msg = definition_problem(exc.errors(include_url=False)[0], field)
         raise InvalidInput(f"{where}: {msg}", field=where) from None
     normalized: dict[str, Any] = model.model_dump(mode="json")
     return normalized
+
+
+def definition_problem(err: Mapping[str, Any], field: str = "definition") -> tuple[str, str]:
+    """A definition's validation error as (the field it names, the message)."""
+    where = ".".join(str(part) for part in (field, *err["loc"]))
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    path, sep, rest = msg.partition(": ")
+    if err["type"] == "value_error" and sep and " " not in path:
+        # A check across fields names its own path ("rg_chart.German: ...").
+        where, msg = f"{where}.{path}", rest
+    return where, msg
 
 
 def text(value: str, field: str, limit: int) -> str:

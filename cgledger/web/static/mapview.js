@@ -5,6 +5,7 @@
 // survive a redraw: the page redraws the map from the live feed.
 //
 //   showMap(container, svgText) -> the svg.setup-map element inserted
+//   showMapElement(container, svg) -> the same for an SVG element built on the page
 //
 // Controls: the +, − and fit buttons; the mouse wheel (at the pointer); drag
 // to pan; double-click to zoom in there; and, with the map focused, + / − to
@@ -21,7 +22,12 @@ const EPS = 1e-6;
 const views = new WeakMap();  // container -> its view (parts and each map group's zoom)
 
 export function showMap(container, svgText) {
-  const svg = importSvg(svgText);
+  return showMapElement(container, importSvg(svgText));
+}
+
+// The same for an SVG element the page drew itself (the definition editor's
+// map): its ``g.map-area`` with ``data-box``, and ``data-map-group``.
+export function showMapElement(container, svg) {
   let view = views.get(container);
   if (!view || !container.contains(view.root)) {
     view = build(container);
