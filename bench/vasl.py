@@ -34,7 +34,7 @@ from fastapi.testclient import TestClient
 
 from cgledger.api.app import create_app
 from cgledger.domain import vasl_losdata
-from cgledger.domain.vasl_board import MAX_PIXELS, import_board
+from cgledger.domain.vasl_board import MAX_PIXELS, import_board, map_group_of
 from cgledger.domain.vasl_grid import hexes_of, layout_of, parse_metadata
 from cgledger.settings import Settings
 
@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
 
     answer = import_board(archive)
-    assert len(answer["map_group"]["hexes"]) == count
+    assert len(map_group_of(answer)["hexes"]) == count
     rows = [("LOSData decode", _median_s(decode, args.repeats))]
     whole = _median_s(lambda: import_board(archive), args.repeats)
     rows.append(("import_board (in-process)", whole))

@@ -19,6 +19,7 @@ from cgledger.api.app import create_app
 from cgledger.cli import main
 from cgledger.client import ApiError, Client
 from cgledger.domain.rulesets import REGISTRY
+from cgledger.domain.vasl_board import map_group_of
 from cgledger.settings import Settings
 
 pytestmark = pytest.mark.shared_app
@@ -29,15 +30,23 @@ CELLS = {"A1": (1, vb.CODE["Stone Building, 2 Level"]), "B1": (0, vb.CODE["Water
 
 
 def _hexes(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {h["hex"]: h for h in answer["map_group"]["hexes"]}
+    return {h["hex"]: h for h in map_group_of(answer)["hexes"]}
 
 
 def test_the_archive_as_the_body(client: TestClient) -> None:
     r = client.post(URL, content=vb.board(cells=CELLS), headers=ZIP, params={"id": "St"})
     answer = ok(r)
-    assert set(answer) == {"map_group", "board", "readings", "notes"}
-    assert answer["map_group"]["id"] == "St"
-    assert _hexes(answer)["A1"] == {"hex": "A1", "q": 0, "r": 1, "levels": [0, 1, 2]}
+    # DESIGN §15: a map group (its fields at the top), its hexes with what
+    # LOSData gives; the import's report beside them.
+    assert set(answer) == {
+        "id", "title", "hexes", "entry_areas", "hq", "initial_control",
+        "board", "readings", "notes",
+    }  # fmt: skip
+    assert map_group_of(answer)["id"] == "St"
+    assert _hexes(answer)["A1"] == {
+        "hex": "A1", "q": 0, "r": 1, "levels": [0, 1, 2],
+        "ground_level": 1, "terrain": "Stone Building, 2 Level",
+    }  # fmt: skip
     assert _hexes(answer)["B1"]["enterable"] is False
     reading = next(x for x in answer["readings"] if x["hex"] == "A1")
     assert reading == {
@@ -47,7 +56,7 @@ def test_the_archive_as_the_body(client: TestClient) -> None:
         "terrain": "Stone Building, 2 Level",
         "stairway": False,
     }
-    REGISTRY["abtf"].definition.model_validate({"map_groups": [answer["map_group"]]})
+    REGISTRY["abtf"].definition.model_validate({"map_groups": [map_group_of(answer)]})
 
 
 def test_the_archive_as_a_forms_part_with_the_terrain_types_apart(client: TestClient) -> None:
@@ -57,7 +66,7 @@ def test_the_archive_as_a_forms_part_with_the_terrain_types_apart(client: TestCl
         "terrain_types": ("SharedBoardMetadata.xml", vb.terrain_xml(), "text/xml"),
     }
     answer = ok(client.post(URL, files=files, params={"title": "Board T1"}))
-    assert answer["map_group"]["title"] == "Board T1"
+    assert map_group_of(answer)["title"] == "Board T1"
     assert answer["board"]["terrain_types"] == len(vb.TERRAIN)
     assert _hexes(answer)["B1"]["enterable"] is False
     alone = ok(client.post(URL, files={"file": ("b.zip", archive, "application/zip")}))
@@ -178,16 +187,19 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     code, out, err = _run(capsys, "map-from-vasl", str(archive), "--id", "T1")
     assert code == 0
     answer = json.loads(out)
-    assert answer["map_group"]["id"] == "T1"
+    assert map_group_of(answer)["id"] == "T1"
     assert "note: no terrain types" in err
     # The hexes one to a line, in the map group too.
-    assert '\n      {"hex": "A1", "q": 0, "r": 1}' in out
+    assert '\n    {"hex": "A1", "q": 0, "r": 1, "ground_level": 1}' in out
     code, out, err = _run(
         capsys, "map-from-vasl", str(archive), "--terrain-types", str(terrain), "--map-group"
     )
     assert (code, err) == (0, "")
     group = json.loads(out)
-    assert group["hexes"][0] == {"hex": "A1", "q": 0, "r": 1, "levels": [0, 1, 2]}
+    assert group["hexes"][0] == {
+        "hex": "A1", "q": 0, "r": 1, "levels": [0, 1, 2],
+        "ground_level": 1, "terrain": "Stone Building, 2 Level",
+    }  # fmt: skip
     REGISTRY["kgp"].definition.model_validate({"map_groups": [group]})
     bad = tmp_path / "bad.zip"
     bad.write_bytes(b"not a zip")
@@ -205,7 +217,8 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_the_python_client(tmp_path: Path) -> None:
     with serving(Settings(data_dir=tmp_path / "data")) as base, Client(base) as api:
         answer = api.map_group_from_vasl(vb.board(cells=CELLS), id="St", title="Stoumont")
-        assert (answer.map_group.id, answer.map_group.title) == ("St", "Stoumont")
+        assert (answer.id, answer.title) == ("St", "Stoumont")
+        assert answer.hexes[0].terrain == "Stone Building, 2 Level"
         assert answer.board.layout == "normal"
         assert answer.readings[0].terrain == "Stone Building, 2 Level"
         with pytest.raises(ApiError) as refused:

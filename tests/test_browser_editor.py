@@ -25,6 +25,7 @@ import test_browser
 from test_browser import open_page, shot
 
 from cgledger.api.app import create_app
+from cgledger.domain.vasl_board import map_group_of
 
 # tests/test_browser.py's fixtures, shared: chromium, a live server on the
 # module's settings, a fresh browser profile per test.
@@ -307,9 +308,10 @@ def test_a_vasl_archive_starts_a_definition(
     page.set_input_files("#vasl-file", str(made))
     assert _checked(page, 0) == "valid"
     drawn = page.eval_on_selector_all(f"{MAP} g[data-hex]", "gs => gs.map(g => g.dataset.hex)")
-    assert sorted(drawn) == sorted(h["hex"] for h in answer["map_group"]["hexes"])
-    assert page.get_attribute(_hex(page, "A1"), "data-marks") == "levels 0 1 2"
-    assert page.get_attribute(_hex(page, "B1"), "data-marks") == "not Enterable"
+    assert sorted(drawn) == sorted(h["hex"] for h in map_group_of(answer)["hexes"])
+    marks = "levels 0 1 2; Stone Building, 2 Level; ground level 1"  # what the map holds, shown
+    assert page.get_attribute(_hex(page, "A1"), "data-marks") == marks
+    assert page.get_attribute(_hex(page, "B1"), "data-marks") == "not Enterable; Water"
     assert page.locator("#vasl-notes li").count() == len(answer["notes"])
     assert page.errors == []
 

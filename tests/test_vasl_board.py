@@ -20,13 +20,13 @@ from hypothesis import strategies as st
 
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.rulesets import REGISTRY
-from cgledger.domain.vasl_board import building_levels, import_board, terrain_types
+from cgledger.domain.vasl_board import building_levels, import_board, map_group_of, terrain_types
 
 C = vb.CODE
 
 
 def _hexes(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {h["hex"]: h for h in answer["map_group"]["hexes"]}
+    return {h["hex"]: h for h in map_group_of(answer)["hexes"]}
 
 
 def _readings(answer: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -85,7 +85,7 @@ def test_each_hex_gets_its_ground_level_terrain_and_levels() -> None:
     }
     assert answer["notes"][0].startswith("left to the players: Strategic Locations")
     # The map group is one of §9 as a definition holds it.
-    REGISTRY["kgp"].definition.model_validate({"map_groups": [answer["map_group"]]})
+    REGISTRY["kgp"].definition.model_validate({"map_groups": [map_group_of(answer)]})
 
 
 def test_a_building_that_misses_the_centre_is_found_as_vasl_finds_it() -> None:
@@ -174,7 +174,7 @@ def test_the_metadatas_building_types_win_and_what_disagrees_is_noted() -> None:
 def test_without_losdata_the_grid_and_building_types_are_read() -> None:
     xml = vb.board_xml(33, 10, buildings={"E4": "Stone Building, 2 Level"})
     answer = import_board(vb.archive({"BoardMetadata.xml": xml, "bd01.gif": b"GIF89a"}))
-    assert len(answer["map_group"]["hexes"]) == 346
+    assert len(map_group_of(answer)["hexes"]) == 346
     assert answer["readings"] == [{"hex": "E4", "building_type": "Stone Building, 2 Level"}]
     assert _hexes(answer)["E4"]["levels"] == [0, 1, 2]
     assert answer["board"]["los_data"] is None
@@ -187,7 +187,7 @@ def test_the_alternate_grain_leaves_losdata_unread() -> None:
     size = vb.size_of(grid)
     los = vb.los_data(grid, size, vb.paint(grid, size, {}))
     answer = import_board(vb.archive({"BoardMetadata.xml": xml, "LOSData": los}))
-    assert [h["hex"] for h in answer["map_group"]["hexes"]][:3] == ["A0", "A1", "A2"]
+    assert [h["hex"] for h in map_group_of(answer)["hexes"]][:3] == ["A0", "A1", "A2"]
     assert answer["readings"] == [{"hex": "B1", "building_type": "Wooden Building, 1 Level"}]
     assert "does not lay out the alternate hex grain" in _notes(answer)
 
@@ -213,14 +213,14 @@ def test_the_id_title_and_a_board_in_a_folder() -> None:
     inner = zipfile.ZipFile(io.BytesIO(vb.board()))
     moved = vb.archive({f"bdT1/{n}": inner.read(n) for n in inner.namelist()})
     answer = import_board(moved, map_id="St", title="Stoumont")
-    assert (answer["map_group"]["id"], answer["map_group"]["title"]) == ("St", "Stoumont")
+    assert (map_group_of(answer)["id"], map_group_of(answer)["title"]) == ("St", "Stoumont")
     assert answer["board"]["terrain_types"] == len(vb.TERRAIN)
     plain = import_board(
         vb.archive({"BoardMetadata.xml": b"<boardMetadata width='2' height='2'/>"})
     )
-    assert (plain["map_group"]["id"], plain["map_group"]["title"]) == ("vasl", "VASL board vasl")
+    assert (map_group_of(plain)["id"], map_group_of(plain)["title"]) == ("vasl", "VASL board vasl")
     odd = vb.archive({"BoardMetadata.xml": vb.board_xml(2, 2, name="BFP DW 2b")})
-    assert import_board(odd)["map_group"]["id"] == "BFP-DW-2b"
+    assert map_group_of(import_board(odd))["id"] == "BFP-DW-2b"
     with pytest.raises(InvalidInput) as refused:
         import_board(moved, map_id="no spaces")
     assert refused.value.field == "id"
@@ -400,7 +400,7 @@ def test_any_damage_is_refused_saying_why_never_a_crash(
     except InvalidInput as exc:
         field = exc.field or "(none)"
     else:
-        assert answer["map_group"]["hexes"]
+        assert map_group_of(answer)["hexes"]
     assert field is None or field.startswith("zip"), field
 
 

@@ -171,7 +171,7 @@ def map_from_grid(args: argparse.Namespace) -> None:
 
 
 def map_from_vasl(args: argparse.Namespace) -> None:
-    from cgledger.domain.vasl_board import import_board
+    from cgledger.domain.vasl_board import import_board, map_group_of
 
     terrain = None if args.terrain_types is None else _bytes(args.terrain_types)
     answer = import_board(
@@ -183,7 +183,7 @@ def map_from_vasl(args: argparse.Namespace) -> None:
         title=args.title,
     )
     if args.map_group:
-        _print(answer["map_group"])
+        _print(map_group_of(answer))
         return
     for note in answer["notes"]:
         print(f"cgledger definition {args.tool}: note: {note}", file=sys.stderr)

@@ -32,6 +32,8 @@ _HEX_DEFAULTS: Final[dict[str, Any]] = {
     "enterable": True,
     "block": None,
     "building": None,
+    "ground_level": None,
+    "terrain": None,
 }
 
 
@@ -54,6 +56,11 @@ class Hex(StrictModel):
     enterable: bool = True
     block: Id | None = None
     building: Id | None = None
+    #: What a map import read of the hex (DESIGN §15: a VASL board's LOSData):
+    #: its ground level and its terrain's name. No rule reads them; they show
+    #: the players what the map holds while they mark it.
+    ground_level: Annotated[int, Field(ge=-10, le=100)] | None = None
+    terrain: Annotated[str, Field(min_length=1, max_length=60)] | None = None
 
     @model_serializer(mode="wrap")
     def _lean(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -291,7 +291,11 @@ def import_board(
     """The answer of ``POST /v1/definition-tools/vasl-board`` for a board
     archive (``where`` names it in a refusal), with VASL's terrain types
     ``terrain`` if given apart (else from the archive, if it holds them):
-    ``{"map_group", "board", "readings", "notes"}``."""
+    a map group of §9 (DESIGN §15: its hexes with their ``levels``,
+    ``enterable``, ``ground_level`` and ``terrain`` where the archive gives
+    them) and, beside its fields, the import's report: ``board``, each hex's
+    ``readings`` and the ``notes`` (:data:`REPORT`; :func:`map_group_of`
+    leaves them out)."""
     with _opened(archive, where) as zipped:
         folder = _folder(zipped, where)
         at = f"{where}.{METADATA}"
@@ -338,7 +342,17 @@ def import_board(
         "hq": {},
         "initial_control": {},
     }
-    return {"map_group": map_group, "board": board, "readings": readings, "notes": notes}
+    return {**map_group, "board": board, "readings": readings, "notes": notes}
+
+
+#: The fields of the answer that report on the import, beside the map group's.
+REPORT = ("board", "readings", "notes")
+
+
+def map_group_of(answer: dict[str, Any]) -> dict[str, Any]:
+    """The map group of an import's answer, without its report (:data:`REPORT`):
+    what a CG definition's ``map_groups`` takes."""
+    return {k: v for k, v in answer.items() if k not in REPORT}
 
 
 def _hexes(
@@ -383,6 +397,10 @@ def _hexes(
                 differ.append(f"{h.hex} ({kind.name[:40]})")
         if levels is not None and levels != [0]:
             entry["levels"] = levels
+        if reading.get("ground_level") is not None:
+            entry["ground_level"] = reading["ground_level"]
+        if reading.get("terrain") is not None:
+            entry["terrain"] = reading["terrain"][:60]
         hexes.append(entry)
         if len(reading) > 1:
             readings.append(reading)

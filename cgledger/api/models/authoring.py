@@ -79,13 +79,30 @@ class VaslReading(_Open):
     building_type: str | None = None
 
 
-class VaslBoardImport(_Open):
-    """A map group of §9 from a VASL board archive (every hex; ``levels``
-    and ``enterable: false`` where the archive gives them), each hex's
-    readings, the board read, and notes: what was not read, what to check
-    and what is left to the players."""
+class VaslHex(GridHex):
+    """A hex of a VASL board, with what its archive gives of it (§9, §15)."""
 
-    map_group: MapGroupDraft
+    levels: list[int] | None = None
+    enterable: bool | None = None
+    ground_level: int | None = None
+    terrain: str | None = None
+
+
+class VaslBoardImport(_Open):
+    """A map group of §9 from a VASL board archive (DESIGN §15: every hex,
+    with its ``levels``, ``enterable: false``, ``ground_level`` and
+    ``terrain`` where the archive gives them) and, beside its fields, the
+    import's report: the board read, each hex's readings, and notes (what
+    was not read, what to check, what is left to the players). A CG
+    definition's ``map_groups`` takes it without ``board``, ``readings``
+    and ``notes``."""
+
+    id: str
+    title: str
+    hexes: list[VaslHex]
+    entry_areas: list[dict[str, Any]]
+    hq: dict[str, str]
+    initial_control: dict[str, str]
     board: VaslBoard
     readings: list[VaslReading]
     notes: list[str]

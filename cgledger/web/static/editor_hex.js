@@ -182,6 +182,9 @@ export function renderHex(id) {
   const field = (key, label, control) => h("div", { class: "hex-field", dataset: { field: key } },
     h("label", { for: control.id }, label, " ", h("span", { class: "rule-no" }, ruleOf(key))), control);
   const fields = [];
+  // What a map import read of it (DESIGN §15): shown, for the marking.
+  const read = [hx.terrain, hx.ground_level !== undefined && hx.ground_level !== null ? `ground level ${hx.ground_level}` : null].filter(Boolean);
+  if (read.length) fields.push(h("p", { class: "rule", id: "hex-read" }, `from the map: ${read.join(", ")}`));
   const strategic = h("input", { type: "checkbox", id: "hex-strategic", checked: !!hx.strategic });
   strategic.addEventListener("change", edit(() => put(hx, "strategic", strategic.checked)));
   fields.push(field("strategic", "Strategic Location", strategic));

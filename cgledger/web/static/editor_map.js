@@ -59,6 +59,9 @@ function words(h, areas, hqSide, side) {
   if (h.building) out.push(`building ${h.building}`);
   if (h.enterable === false) out.push("not Enterable");
   if (h.block) out.push(`Block ${h.block}`);
+  // What a map import read (DESIGN §15), shown, not edited.
+  if (h.terrain) out.push(h.terrain);
+  if (h.ground_level !== undefined && h.ground_level !== null && h.ground_level !== 0) out.push(`ground level ${h.ground_level}`);
   for (const a of areas || []) out.push(`Entry Area ${a.id} (${a.side})`);
   if (hqSide) out.push(`HQ ${hqSide}`);
   if (side) out.push(`Control ${side}`);

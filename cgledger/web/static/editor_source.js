@@ -56,9 +56,12 @@ async function fromVasl() {
   $("vasl-notes").replaceChildren();
   try {
     const made = await tool("POST", "/v1/definition-tools/vasl-board", { body: await chosen.arrayBuffer(), type: "application/zip" });
-    useGroup(made.map_group || made, status);
+    // The map group, less the import's report (board, readings, notes),
+    // which a definition's map_groups does not take.
+    const { board, readings, notes, ...group } = made;
+    useGroup(group, status);
     // What the importer could not read, or leaves to the players.
-    $("vasl-notes").replaceChildren(...(made.notes || []).map((note) => h("li", {}, note)));
+    $("vasl-notes").replaceChildren(...(notes || []).map((note) => h("li", {}, note)));
   } catch (e) {
     setStatus(status, refusal(e), "error");
   } finally {
