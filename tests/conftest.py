@@ -26,6 +26,7 @@ one named by ``CGLEDGER_HYPOTHESIS_PROFILE`` (``thorough`` for a long run).
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import uuid
@@ -142,6 +143,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def _with_db(url: str, name: str) -> str:
     parts = urlsplit(url)
     return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _settled_heap() -> None:
+    """Each module starts with what the modules before it left alive out of
+    the cycle collector's sight (``gc.freeze``), after one collection of what
+    they left to collect. A worker's heap grows with the suite (module apps,
+    Hypothesis, imports); every full collection scanned all of it, so a
+    module that allocates much (a property, a benchmark's quick run) ran up
+    to six times slower late in a worker than alone."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.fixture(scope="session")
