@@ -57,6 +57,19 @@ PROBLEM_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "problems": {
+            "type": "array",
+            "description": "A draft CG definition's problems (DESIGN §7, §15; POST "
+            "/v1/definition-tools/validate), every one up to 50: the field and what is wrong",
+            "items": {
+                "type": "object",
+                "required": ["field", "message"],
+                "properties": {
+                    "field": {"type": "string", "maxLength": 200},
+                    "message": {"type": "string", "maxLength": 1000},
+                },
+            },
+        },
         "cells": {
             "type": "array",
             "description": "A CSV body's bad cells (DESIGN §15), every one: its data row "

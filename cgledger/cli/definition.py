@@ -31,6 +31,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cgledger.api.limits import BodyRefused, parse_json_body
+
 
 class Problem(Exception):
     """What the command could not do; each line of ``lines`` goes to stderr."""
@@ -57,9 +59,11 @@ def _bytes(name: str) -> bytes:
 
 
 def _json(name: str) -> Any:
+    """The file as the server reads a request's JSON (``parse_json_body``:
+    ``5.0`` is the integer 5), so that a file hashes as a campaign made with it."""
     try:
-        return json.loads(_read(name))
-    except json.JSONDecodeError as exc:
+        return parse_json_body(_bytes(name))
+    except BodyRefused as exc:
         raise Problem(f"{name} is not JSON: {exc}") from None
 
 

@@ -6,6 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+#: The longest ``field`` a problem names (the document's Problem schema): a
+#: longer one (a long bad key in a map of hexes) is cut, its end marked "…".
+MAX_FIELD = 200
+
+
+def short_field(field: str) -> str:
+    return field if len(field) <= MAX_FIELD else field[: MAX_FIELD - 1] + "…"
+
 
 class DomainError(Exception):
     status = 400
@@ -16,7 +24,7 @@ class DomainError(Exception):
         super().__init__(detail)
         self.detail = detail
         self.rule = rule
-        self.field = field
+        self.field = None if field is None else short_field(field)
 
     def extra(self) -> dict[str, Any]:
         """Members the problem+json adds to ``field`` and ``rule`` (none here)."""

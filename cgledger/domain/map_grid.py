@@ -33,7 +33,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from cgledger.domain.definition_types import MAX_HEXES, Id, Title
+from cgledger.domain.definition_types import MAX_COORD, MAX_HEXES, Id, Title
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.hexes import column_index, column_letters
 from cgledger.domain.requests import Body
@@ -220,6 +220,13 @@ def map_group_from_grid(grid: MapGrid) -> dict[str, Any]:
         for hex_id, q, r in _hexes(
             board.board, lo, hi, board.rows, board.first_column_offset, shift
         ):
+            if max(abs(q), abs(r)) > MAX_COORD:
+                field = f"boards.{i}" if len(placed) > 1 else "columns"
+                raise InvalidInput(
+                    f"{field}: its hex {hex_id} lies at q={q}, r={r}, beyond the "
+                    f"{MAX_COORD:,} a map group's coordinates reach",
+                    field=field,
+                )
             other = taken.setdefault((q, r), hex_id)
             if other != hex_id:
                 raise InvalidInput(

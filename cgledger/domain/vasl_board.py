@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from cgledger.domain import vasl_losdata
-from cgledger.domain.definition_types import ID_PATTERN
+from cgledger.domain.definition_types import ID_PATTERN, MAX_LEVEL, MIN_LEVEL
 from cgledger.domain.errors import InvalidInput
 from cgledger.domain.vasl_grid import (
     BoardMetadata,
@@ -370,6 +370,8 @@ def _hexes(
     readings: list[dict[str, Any]] = []
     unsized: list[str] = []
     differ: list[str] = []
+    unfit: list[str] = []
+    steep: list[str] = []
     ids: set[str] = set()
     for number, h in enumerate(hexes_of(grid)):
         ids.add(h.hex)
@@ -395,17 +397,53 @@ def _hexes(
                 levels = sized
             if kind is not None and kind.name != named:
                 differ.append(f"{h.hex} ({kind.name[:40]})")
-        if levels is not None and levels != [0]:
-            entry["levels"] = levels
-        if reading.get("ground_level") is not None:
-            entry["ground_level"] = reading["ground_level"]
+        _put(entry, levels, reading.get("ground_level"), unfit, steep)
         if reading.get("terrain") is not None:
             entry["terrain"] = reading["terrain"][:60]
         hexes.append(entry)
         if len(reading) > 1:
             readings.append(reading)
     _note(notes, reader, unsized, differ, sorted(set(meta.building_types) - ids))
+    if unfit:
+        notes.append(
+            f"levels a map group cannot hold ({MIN_LEVEL} to {MAX_LEVEL}, at most 20, at least "
+            f"one): {_shown(unfit)}; give their levels from the map"
+        )
+    if steep:
+        notes.append(
+            f"ground levels out of a hex's range ({GROUND[0]} to {GROUND[1]}): {_shown(steep)}; "
+            "not given (they stay in readings)"
+        )
     return hexes, readings
+
+
+#: The ground levels a hex of a map group takes (``definition_maps.Hex``).
+GROUND = (-10, 100)
+
+
+def _put(
+    entry: dict[str, Any],
+    levels: list[int] | None,
+    ground: int | None,
+    unfit: list[str],
+    steep: list[str],
+) -> None:
+    """A hex's levels and ground level, where a map group's hex takes them
+    (else listed in ``unfit``, ``steep`` for the notes: never a guess)."""
+    if levels is not None and not _fits(levels):
+        shown = f"{levels[0]}..{levels[-1]}" if levels else "none"
+        unfit.append(f"{entry['hex']} ({shown})")
+    elif levels is not None and levels != [0]:
+        entry["levels"] = levels
+    if ground is not None and GROUND[0] <= ground <= GROUND[1]:
+        entry["ground_level"] = ground
+    elif ground is not None:
+        steep.append(f"{entry['hex']} ({ground})")
+
+
+def _fits(levels: list[int]) -> bool:
+    """Whether building levels are ones a map group's hex takes."""
+    return 1 <= len(levels) <= 20 and all(MIN_LEVEL <= x <= MAX_LEVEL for x in levels)
 
 
 def _note(

@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from cgledger.domain.campaign.core import definition_problem
 from cgledger.domain.definitions import definition_hash
-from cgledger.domain.errors import InvalidInput
+from cgledger.domain.errors import InvalidInput, short_field
 from cgledger.domain.rulesets import Ruleset
 from cgledger.domain.territory import ControlState, map_group_data
 from cgledger.service.authoring import ruleset
@@ -57,7 +57,7 @@ def check_definition(
         problems = []
         for err in errors[:MAX_PROBLEMS]:
             where, msg = definition_problem(err)
-            problems.append({"field": where, "message": msg})
+            problems.append({"field": short_field(where), "message": msg})
         raise InvalidDefinition(problems, len(errors)) from None
     doc: dict[str, Any] = model.model_dump(mode="json")
     groups = {g["id"]: g for g in doc.get("map_groups") or ()}

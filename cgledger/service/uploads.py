@@ -20,6 +20,9 @@ __all__ = ["FORM", "form_parts", "is_form"]
 FORM = "form-data"
 #: At most this many parts are read.
 MAX_PARTS = 16
+#: A header value read for its parameters is at most this long (the stdlib's
+#: parameter parser is quadratic in the ';' of a quoted value).
+MAX_HEADER = 1_000
 _CRLF = b"\r\n"
 
 
@@ -32,7 +35,10 @@ def _bad(why: str, where: str = FORM) -> InvalidInput:
 
 
 def _param(header: str, name: str, param: str) -> str | None:
-    """A parameter of a header's value (quoted or not), as email reads it."""
+    """A parameter of a header's value (quoted or not), as email reads it;
+    a value longer than :data:`MAX_HEADER` is refused unread."""
+    if len(header) > MAX_HEADER:
+        raise _bad(f"its {name} header is longer than {MAX_HEADER:,} characters")
     message = Message()
     message[name] = header
     value = message.get_param(param, header=name)

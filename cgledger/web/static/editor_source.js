@@ -16,8 +16,9 @@ function useGroup(made, statusEl) {
   const adding = document.querySelector("input[name=group-into]:checked").value === "add" && ed.doc && Array.isArray(ed.doc.map_groups);
   if (adding) {
     remember();
+    // An id is at most 20 characters: the number replaces its last ones.
     let id = made.id, n = 2;
-    while (ed.doc.map_groups.some((g) => g.id === id)) id = `${made.id}${n++}`.slice(0, 20);
+    while (ed.doc.map_groups.some((g) => g.id === id)) { const k = String(n++); id = made.id.slice(0, 20 - k.length) + k; }
     made.id = id;
     ed.doc.map_groups = [...(ed.doc.map_groups || []), made];
     emit("load", { doc: ed.doc, gid: id });
