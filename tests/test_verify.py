@@ -299,14 +299,14 @@ def test_start_middle_and_end_of_every_event_line(story: Story, role: str) -> No
 def test_every_byte_of_the_roll_lines_with_many_replacements(story: Story, which: str) -> None:
     """The thorough pass: every position of the public roll, of the revealed
     Replenishment and of its SecretRevealed line, each with another byte of its
-    kind, and with many bytes at every third position (at every position under
+    kind, and with many bytes at every sixth position (at every position under
     the ``thorough`` profile: a sealed record's lines are long, and each edit
     verifies the whole export)."""
     data = story.exports["US"]
     lines = split(data)
     k = story.seq[which]
     start = line_start(lines, k)
-    every = 1 if hypothesis.settings.default.max_examples > HYPOTHESIS_BUDGET else 3
+    every = 1 if hypothesis.settings.default.max_examples > HYPOTHESIS_BUDGET else 6
     for offset in range(len(lines[k])):
         pos = start + offset
         nasty = NASTY if offset % every == 0 else b""
