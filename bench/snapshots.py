@@ -59,8 +59,13 @@ def main() -> None:
             ledger = Ledger(settings)
             try:
                 cid = ledger.create_campaign(
-                    ruleset="kgp", campaign="CG I", title="bench", start_date=None,
-                    initial_cpp=None, idempotency_key=None, request_fingerprint="bench",
+                    ruleset="kgp",
+                    campaign="CG I",
+                    title="bench",
+                    start_date=None,
+                    initial_cpp=None,
+                    idempotency_key=None,
+                    request_fingerprint="bench",
                 ).campaign.cid
                 t0 = time.perf_counter()
                 for n in range(args.rolls):
@@ -81,8 +86,10 @@ def main() -> None:
                 ledger.close()
         (sl, sr), (nl, nr) = results["snapshots every 100"], results["no snapshots"]
         backend = "PostgreSQL" if args.postgres else "SQLite"
-        print(f"{backend}: without snapshots a load is {nl / sl:.1f}x slower, "
-              f"a roll request {nr / sr:.1f}x slower")
+        print(
+            f"{backend}: without snapshots a load is {nl / sl:.1f}x slower, "
+            f"a roll request {nr / sr:.1f}x slower"
+        )
 
 
 if __name__ == "__main__":

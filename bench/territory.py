@@ -43,6 +43,7 @@ from eventsourcing.application import Application, project_aggregate
 from fastapi.testclient import TestClient
 
 from bench.floor_app import Counter
+from bench.timing import median_s
 from cgledger.api.app import create_app
 from cgledger.domain.mapgen import BASE_COLUMNS, BASE_ROWS, synthetic_map_group
 from cgledger.domain.rulesets import REGISTRY, Ruleset
@@ -60,15 +61,6 @@ LINEAR = 1.5
 #: Events per save when building the campaign (one command each), and the
 #: snapshot interval while building (the rebuilds read no snapshot).
 BATCH = 1000
-
-
-def _median_s(fn: Callable[[], object], times: int) -> float:
-    samples = []
-    for _ in range(times):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
 
 
 # ---------------------------------------------------------------- Setup Areas
@@ -129,10 +121,10 @@ def _timed(fn: Callable[[], object], repeats: int, *, paused: bool = False) -> f
     garbage collector stays off while it runs."""
     gc.collect()
     if not paused:
-        return _median_s(fn, repeats)
+        return median_s(fn, repeats)
     gc.disable()
     try:
-        return _median_s(fn, repeats)
+        return median_s(fn, repeats)
     finally:
         gc.enable()
 

@@ -23,15 +23,15 @@ import argparse
 import io
 import math
 import random
-import statistics
 import tempfile
 import time
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from bench.timing import median_s
 from cgledger.api.app import create_app
 from cgledger.domain import vasl_losdata
 from cgledger.domain.vasl_board import MAX_PIXELS, import_board, map_group_of
@@ -49,15 +49,6 @@ KINDS = [
     (6, "Grain", 0, "OTHER"),
 ]
 IMAGE_BYTES = 1_500_000
-
-
-def _median_s(fn: Callable[[], object], times: int) -> float:
-    samples = []
-    for _ in range(times):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
 
 
 def build(width: int, height: int, seed: int = 28) -> tuple[bytes, bytes, int]:
@@ -148,8 +139,8 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     answer = import_board(archive)
     assert len(map_group_of(answer)["hexes"]) == count
-    rows = [("LOSData decode", _median_s(decode, args.repeats))]
-    whole = _median_s(lambda: import_board(archive), args.repeats)
+    rows = [("LOSData decode", median_s(decode, args.repeats))]
+    whole = median_s(lambda: import_board(archive), args.repeats)
     rows.append(("import_board (in-process)", whole))
     with (
         tempfile.TemporaryDirectory() as data,
@@ -165,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             r.raise_for_status()
             return r
 
-        rows.append(("POST /v1/definition-tools/vasl-board", _median_s(post, args.repeats)))
+        rows.append(("POST /v1/definition-tools/vasl-board", median_s(post, args.repeats)))
     print(f"{'step':<40} {'median ms':>10}")
     for name, seconds in rows:
         print(f"{name:<40} {seconds * 1000:>10.1f}")
