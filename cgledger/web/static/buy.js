@@ -1,4 +1,4 @@
-// Buying RG (8.619, 9.617, SG 3.4): off the side's own chart, one RG or a
+// Buying RG (8.619, 9.617, 3.4): off the side's own chart, one RG or a
 // batch, in the open or in one sealed batch, with the 8.6194 CPP-cost
 // modifiers and the 8.6198 Objective Hex; and the hidden rolls of the step
 // all at once.

@@ -1,8 +1,8 @@
 // The definition editor's fields beyond a hex (DESIGN §7, §9, §15): the
 // definition's own (title, notes, the Attack-Chit limits, whatever else the
 // ruleset's schema holds, as JSON), the map group's (id, title, and the
-// ruleset's extras such as KGP's lvp_total), and its Eligible Entry Areas
-// (with the ruleset's extras: KGP's arrow hex, CG Date and Entry Codes).
+// ruleset's extras such as 8.6033's lvp_total), and its Eligible Entry Areas
+// (with the ruleset's extras: SSR CG6's arrow hex, CG Date and Entry Codes).
 // Each field is labelled with the rule its schema description names.
 import { h } from "./api.js";
 import { fillEntrySelect } from "./editor_hex.js";

@@ -41,7 +41,7 @@ export function remember() {
 // The rule numbers the editor prints next to a map field, as each ruleset
 // names them (its definition model, cgledger/domain/rulesets/*/definition.py,
 // and its Setup Area rules); DESIGN §9 where the ruleset names none. A field
-// set to null is not one of the ruleset's (ABtF's Blocks are 9.605's only).
+// set to null is not one of the ruleset's (Blocks are 9.605's only).
 const MAP_RULES = {
   kgp: {
     strategic: "8.6051, MARKING THE MAP", lvp: "8.6033", levels: "8.6057", building: "8.6057",

@@ -109,7 +109,7 @@ function initiative(page, st) {
 const INI_SLOT = "reph-initiative-status";
 const chit = (side, kind) => run(() => api.post(`${base}/initiative`, asSide(side, { chit: kind })), INI_SLOT);
 
-// 8.6121 (9.6121, SG 4.0): a side says it is ready; the date begins when
+// 8.6121 (9.6121, 4.0): a side says it is ready; the date begins when
 // every side is, or at once when the referee calls it.
 function newDate(reph, st) {
   const c = state.campaign;

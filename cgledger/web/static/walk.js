@@ -82,7 +82,7 @@ async function walk(side) {
   // step: ``purchaseStop`` skips the steps it was told of.
   let goal = purchaseStop(reph, side) || "scenario";  // where it goes; ``blocker``: why it stops once there
   let blocker = null;
-  let walking = false;    // one step at a time (SG 1.2: the sides take each step in turn)
+  let walking = false;    // one step at a time (1.2: where the sides take each step in turn)
   for (let i = 0; i < 60; i++) {
     const cur = reph.current[side];
     if (cur === "scenario") return "all steps done";
