@@ -1,4 +1,4 @@
-"""A Massacre recorded for the rest of the CG (KGP SSR CG4), as ``POST
+"""A Massacre recorded for the rest of the CG (SSR CG4), as ``POST
 /massacres`` answers it: the event it appended, its status (a side's is a
 proposal, DESIGN §13), and the Massacres the campaign's ``conditions`` show."""
 

@@ -1,5 +1,5 @@
 """The proposals of the agreement protocol (DESIGN §13), every kind in one
-list: undo requests, definition amendments, Control and Massacres (KGP CG4). Each is the event
+list: undo requests, definition amendments, Control and Massacres (SSR CG4). Each is the event
 that made it, as the caller may see it, with its status and its answer."""
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ def roster_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]:
         "conditions": conditions(campaign),
         **rules.roster(campaign, side, visible_to(campaign, viewer)),
     }
-    out["paper"] = paper.roster_form(campaign.ruleset_id, out["columns"])
+    out["paper"] = paper.roster_form(campaign.ruleset, out["columns"])
     keys = {c["key"] for c in out["paper"]["columns"]}
     if out.get("lines") and keys & set(paper.LVP_KEYS):
         out["lines"] = [_with_lvp(campaign, side, line) for line in out["lines"]]
@@ -90,6 +90,6 @@ def rg_record_view(campaign: Campaign, side: str, viewer: str) -> dict[str, Any]
         **rules.rg_record(campaign, side, visible_to(campaign, viewer)),
     }
     out["paper"] = paper.record_form(
-        campaign.ruleset_id, out.get("rule"), (out.get("fortifications") or {}).get("rule")
+        campaign.ruleset, out.get("rule"), (out.get("fortifications") or {}).get("rule")
     )
     return out

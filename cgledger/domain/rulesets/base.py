@@ -32,6 +32,7 @@ from cgledger.domain.rulesets.facts import (
     TableRule,
 )
 from cgledger.domain.rulesets.interface import Action, Engine, Rules, SealedAct
+from cgledger.domain.rulesets.paper import PaperForms
 from cgledger.domain.rulesets.readings import Reading
 from cgledger.domain.rulesets.sequence import (
     CHITS,
@@ -120,6 +121,8 @@ class Ruleset:
     #: Changes the rules give a lasting value on a CG Date without a roll
     #: (:class:`ScheduledChange`, ABtF 9.6152's SAN).
     scheduled: tuple[ScheduledChange, ...] = ()
+    #: Its paper CG Roster and RG Purchase Record (DESIGN §12), if it names them.
+    paper: PaperForms | None = None
     _step_index: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
+from cgledger.domain.rulesets import paper as paper_forms
 from cgledger.domain.rulesets.abtf import counted, definition, record, schedule
 from cgledger.domain.rulesets.abtf import readings as abtf_readings
 from cgledger.domain.rulesets.abtf import tables as abtf_tables
@@ -241,6 +242,7 @@ REPH_STEPS = (
 PERIODS = {"am": "AM", "pm": "PM", "eve": "EVE", "n": "N"}
 
 RULESET = Ruleset(
+    paper=paper_forms.ABTF,
     id="abtf",
     title="A Bridge Too Far",
     sides=(BRITISH, GERMAN),

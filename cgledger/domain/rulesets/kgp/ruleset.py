@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from cgledger.domain.rulesets import paper as paper_forms
 from cgledger.domain.rulesets.base import (
     CampaignDef,
     Initiative,
@@ -149,6 +150,7 @@ REPH_STEPS = (
 
 
 RULESET = Ruleset(
+    paper=paper_forms.KGP,
     id="kgp",
     title="Kampfgruppe Peiper",
     sides=SIDES,

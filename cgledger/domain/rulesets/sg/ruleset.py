@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from cgledger.domain.rulesets import paper as paper_forms
 from cgledger.domain.rulesets.base import (
     CampaignDef,
     RePhStep,
@@ -89,6 +90,7 @@ REPH_STEPS = (
 PERIODS = {"morning": "Morning", "afternoon": "Afternoon", "evening": "Evening", "night": "Night"}
 
 RULESET = Ruleset(
+    paper=paper_forms.SG,
     id="sg",
     title="SG: a short US/German CG of VP-based Purchase Points",
     sides=(AMERICAN, GERMAN),
