@@ -6,7 +6,7 @@
 import { Api, h, setStatus, tokenFromFragment } from "./api.js";
 import { definitionText, mergePatch, refusal, saveFile, slug } from "./editor_io.js";
 import { $, ed } from "./editor_state.js";
-import { initialCpp, renderInitialCpp, renderStartDate, startDate } from "./landing_fields.js";
+import { initialCpp, renderInitialCpp, renderStartDate, showTokens, startDate } from "./landing_fields.js";
 
 const campaignOf = () => (ed.rs ? ed.rs.campaigns.find((c) => c.name === $("use-campaign").value) : null);
 
@@ -32,18 +32,6 @@ export function renderUse() {
 
 export function redrawCpp() {
   if (ed.rs && ed.doc) renderInitialCpp(ed.rs, campaignOf(), ed.doc, $("start-date").value);
-}
-
-function showTokens(made) {
-  const base = `${location.origin}/c/${encodeURIComponent(made.id)}#token=`;
-  $("token-list").replaceChildren(...Object.entries(made.tokens).map(([role, token]) => {
-    const link = base + encodeURIComponent(token);
-    return h("li", { dataset: { role } },
-      h("strong", {}, role), " ",
-      h("a", { href: link, target: "_blank", rel: "noopener" }, "open as " + role), " ",
-      h("input", { readonly: true, value: link, "aria-label": `${role} link`, class: "token" }));
-  }));
-  $("tokens").classList.remove("hidden");
 }
 
 async function create(event) {

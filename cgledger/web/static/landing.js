@@ -4,7 +4,7 @@
 import { Api, h, setStatus } from "./api.js";
 import {
   chosenReadings, controlOf, initialCpp, renderInitialCpp, renderReadings, renderStartDate,
-  showFileReadings, startDate,
+  showFileReadings, showTokens, startDate,
 } from "./landing_fields.js";
 
 const api = new Api();
@@ -122,14 +122,6 @@ async function definitionOf(rs) {
   return out;
 }
 
-// The clipboard API needs https or localhost; elsewhere the link is selected
-// for the player to copy.
-function copy(input, link) {
-  input.select();
-  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).catch(() => {});
-  else setStatus($("create-status"), "the link is selected: copy it with Ctrl+C (⌘C)", "info");
-}
-
 function clearRefusal() {
   $("create-errors").replaceChildren();
   for (const el of document.querySelectorAll("#create-form [aria-invalid]")) el.removeAttribute("aria-invalid");
@@ -147,19 +139,6 @@ function showRefusal(e) {
   const controls = errors.map((x) => controlOf(x.field)).filter(Boolean);
   for (const el of controls) el.setAttribute("aria-invalid", "true");
   if (controls.length && !controls[0].disabled) controls[0].focus();
-}
-
-function showTokens(made) {
-  const base = `${location.origin}/c/${encodeURIComponent(made.id)}#token=`;
-  $("token-list").replaceChildren(...Object.entries(made.tokens).map(([role, token]) => {
-    const link = base + encodeURIComponent(token);
-    return h("li", { dataset: { role } },
-      h("strong", {}, role), " ",
-      h("a", { href: link, target: "_blank", rel: "noopener" }, "open as " + role), " ",
-      h("input", { readonly: true, value: link, "aria-label": `${role} link`, class: "token" }),
-      h("button", { type: "button", onclick: (ev) => copy(ev.target.previousElementSibling, link) }, "copy"));
-  }));
-  $("tokens").classList.remove("hidden");
 }
 
 async function create(event) {

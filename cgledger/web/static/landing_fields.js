@@ -2,7 +2,7 @@
 // Date, each side's initial CPP and the readings (DESIGN §12, §14). Each is
 // drawn from what GET /v1/rulesets and its readings say; the rule that fixes
 // a value is printed next to it. The server decides: the page only proposes.
-import { h } from "./api.js";
+import { h, setStatus } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -172,4 +172,26 @@ export function controlOf(field) {
     return document.querySelector("input[name=definition]:checked").value === "file" ? $("definition-file") : $("reading-list").querySelector("select");
   }
   return $(head) || null;
+}
+
+// The clipboard API needs https or localhost; elsewhere the link is selected
+// for the player to copy.
+function copy(input, link) {
+  input.select();
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).catch(() => {});
+  else setStatus(document.getElementById("create-status"), "the link is selected: copy it with Ctrl+C (⌘C)", "info");
+}
+
+// The campaign's links, each shown once (the landing page and the editor).
+export function showTokens(made) {
+  const base = `${location.origin}/c/${encodeURIComponent(made.id)}#token=`;
+  document.getElementById("token-list").replaceChildren(...Object.entries(made.tokens).map(([role, token]) => {
+    const link = base + encodeURIComponent(token);
+    return h("li", { dataset: { role } },
+      h("strong", {}, role), " ",
+      h("a", { href: link, target: "_blank", rel: "noopener" }, "open as " + role), " ",
+      h("input", { readonly: true, value: link, "aria-label": `${role} link`, class: "token" }),
+      h("button", { type: "button", onclick: (ev) => copy(ev.target.previousElementSibling, link) }, "copy"));
+  }));
+  document.getElementById("tokens").classList.remove("hidden");
 }
