@@ -1,4 +1,4 @@
-"""A Massacre (A20.4) recorded for the rest of the CG (KGP SSR CG4):
+"""A Massacre (A20.4) recorded for the rest of the CG (SSR CG4):
 ``Campaign.record_massacre`` checks it; a side's is a proposal (DESIGN §13)."""
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ class AgreementEndpoints:
 
     @route("POST", C + "/massacres")
     def record_massacre(self, by: str, note: str | None = None, **w: Unpack[Write]) -> MassacreView:
-        """KGP SSR CG4: record that side ``by``'s units massacred (A20.4): a
+        """SSR CG4: record that side ``by``'s units massacred (A20.4): a
         side's is ``pending`` until the opponent approves it (``approve_proposal``)."""
 
     # ---------------------------------------------------------------- undo

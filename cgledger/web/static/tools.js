@@ -1,6 +1,6 @@
 // What a player does besides the RePh's steps, each with its rule: undo back
 // to a point (DESIGN §5), amend the CG definition, a reading or any field
-// (§7, §14), record a Massacre (KGP SSR CG4), reveal a Secret roll by its
+// (§7, §14), record a Massacre (SSR CG4), reveal a Secret roll by its
 // index (§3), and keep the signed checkpoint and the export as files (§5,
 // §12). Answers and refusals show under the form the player used. A pending
 // proposal shows under Proposals (requests.js), where the opponent answers it.
@@ -99,7 +99,7 @@ function amendments() {
     readingForm(), patchForm(), status("amend-status"));
 }
 
-// ------------------------------------------------------------------ Massacre (KGP CG4)
+// ------------------------------------------------------------------ Massacre (SSR CG4)
 function massacre(c) {
   const rule = MASSACRE[c.ruleset];
   if (!rule) return null;
